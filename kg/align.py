@@ -1,0 +1,353 @@
+"""Witness alignment: the documents of one build merged into one book.
+
+The same passage read in two files (with different characters, a dropped glyph, a misread
+one) becomes one unit with two readings. Matching is on the normalized skeleton: exact
+first, in order, then a fuzzy match inside the gaps the exact matches leave. Documents are
+taken in a fixed order (by file name), so the result does not depend on the order the
+files were given in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from difflib import SequenceMatcher
+from typing import TypeVar
+
+from kg.catalog import Catalog
+from kg.model import Chapter, Document, Juan, Note, Preface, Section, Seg, TextUnit
+from kg.normalize import GARBLED, normalize, skeleton
+
+T = TypeVar("T")
+FUZZY = 0.8  # skeleton similarity for two readings of one unit
+
+
+@dataclass
+class Reading:
+    """One witness's reading of a unit: where it stands in which file."""
+
+    doc: Document
+    kind: Seg
+    text: str  # original characters, reading marks and inline notes left out
+    pieces: list[tuple[int, int]]
+    unit: TextUnit | Note | None = None
+    partial: bool = False  # a commentary tail whose start lies before the file
+
+    @property
+    def start(self) -> int:
+        return self.pieces[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.pieces[-1][1]
+
+    @cached_property
+    def skeleton(self) -> str:
+        return skeleton(self.text)
+
+    @property
+    def garbles(self) -> int:
+        return len(GARBLED.findall(self.text))
+
+
+@dataclass
+class Unit:
+    """A passage, record, commentary block or note, with every witness reading it."""
+
+    kind: Seg
+    readings: list[Reading]
+    commentary: list[Unit] = field(default_factory=list)
+    notes: list[Unit] = field(default_factory=list)
+    title: str | None = None  # titled prefaces
+
+    @cached_property
+    def canonical(self) -> Reading:
+        """The reading shown: most witnesses agree, then fewest garbles, longest, file order."""
+        full = [r for r in self.readings if not r.partial] or self.readings
+        votes: dict[str, int] = {}
+        for r in full:
+            votes[r.skeleton] = votes.get(r.skeleton, 0) + 1
+        return min(
+            full,
+            key=lambda r: (-votes[r.skeleton], r.garbles, -len(r.skeleton), r.doc.path.name),
+        )
+
+    @cached_property
+    def key(self) -> str:
+        return hashlib.sha1(self.canonical.skeleton.encode("utf-8")).hexdigest()[:8]
+
+    @property
+    def reading_breaks(self) -> list[int]:
+        u = self.canonical.unit
+        return list(u.reading_breaks) if isinstance(u, TextUnit) else []
+
+
+@dataclass
+class MSection:
+    title: str | None
+    readings: list[tuple[Document, Section]]
+    passages: list[Unit] = field(default_factory=list)
+    records: list[Unit] = field(default_factory=list)
+    notes: list[Unit] = field(default_factory=list)
+    orphans: list[Unit] = field(default_factory=list)
+
+    @property
+    def norm_title(self) -> str | None:
+        return normalize(self.title) if self.title else None
+
+
+@dataclass
+class MChapter:
+    rite: str | None
+    readings: list[tuple[Document, Chapter]]
+    prefaces: list[Unit] = field(default_factory=list)
+    sections: list[MSection] = field(default_factory=list)
+
+    @property
+    def title(self) -> str | None:
+        return next((c.title for _, c in self.readings if c.title), None)
+
+    @property
+    def category(self) -> str | None:
+        return next((c.category for _, c in self.readings if c.category), None)
+
+
+@dataclass
+class MJuan:
+    number: int | None
+    readings: list[tuple[Document, Juan]]
+    prefaces: list[Unit] = field(default_factory=list)
+    chapters: list[MChapter] = field(default_factory=list)
+
+
+@dataclass
+class Corpus:
+    documents: list[Document]
+    juans: list[MJuan]
+    abstract: Unit | None = None
+
+    def chapters(self) -> list[MChapter]:
+        return [c for j in self.juans for c in j.chapters]
+
+
+# -- sequence merging ------------------------------------------------------------------------
+
+
+def pair_up(
+    a: Sequence[T], b: Sequence[T], key: Callable[[T], str], similar: Callable[[T, T], bool]
+) -> list[tuple[int, int]]:
+    """Monotonic pairs (i, j): equal keys first, then similar items inside the gaps."""
+    ka, kb = [key(x) for x in a], [key(x) for x in b]
+    blocks = SequenceMatcher(None, ka, kb, autojunk=False).get_matching_blocks()
+    exact = [(blk.a + k, blk.b + k) for blk in blocks for k in range(blk.size)]
+    pairs: list[tuple[int, int]] = []
+    prev_i, prev_j = -1, -1
+    for i, j in [*exact, (len(a), len(b))]:
+        start = prev_i + 1
+        for jj in range(prev_j + 1, j):
+            for ii in range(start, i):
+                if similar(a[ii], b[jj]):
+                    pairs.append((ii, jj))
+                    start = ii + 1
+                    break
+        if i < len(a) and j < len(b):
+            pairs.append((i, j))
+        prev_i, prev_j = i, j
+    return pairs
+
+
+def merge(
+    groups: Sequence[Sequence[T]], key: Callable[[T], str], similar: Callable[[T, T], bool]
+) -> list[list[T]]:
+    """Clusters of items that are one unit across witnesses, in a combined reading order."""
+    groups = [g for g in groups if g]
+    if not groups:
+        return []
+    order = sorted(range(len(groups)), key=lambda i: (-len(groups[i]), i))
+    merged: list[list[T]] = [[x] for x in groups[order[0]]]
+    for gi in order[1:]:
+        seq = groups[gi]
+        pairs = pair_up([c[0] for c in merged], seq, key, similar)
+        out: list[list[T]] = []
+        mi = sj = 0
+        for i, j in pairs:
+            out.extend(merged[mi:i])
+            out.extend([x] for x in seq[sj:j])
+            merged[i].append(seq[j])
+            out.append(merged[i])
+            mi, sj = i + 1, j + 1
+        out.extend(merged[mi:])
+        out.extend([x] for x in seq[sj:])
+        merged = out
+    return merged
+
+
+def _similar_text(a: str, b: str) -> bool:
+    if not a or not b:
+        return False
+    if min(len(a), len(b)) < 0.8 * max(len(a), len(b)):
+        return False
+    return SequenceMatcher(None, a, b, autojunk=False).ratio() >= FUZZY
+
+
+# -- readings ---------------------------------------------------------------------------------
+
+
+def _reading(doc: Document, u: TextUnit | Note) -> Reading:
+    if isinstance(u, TextUnit):
+        return Reading(doc, u.kind, u.text, list(u.pieces), u)
+    return Reading(doc, u.kind, u.text, [(u.start, u.end)], u, partial=not u.opened)
+
+
+def _units(items: list[list[tuple[Document, TextUnit | Note]]]) -> list[Unit]:
+    """Merge per-witness lists of units (each list from one document)."""
+    clusters = merge(
+        items, key=lambda x: skeleton(x[1].text), similar=lambda x, y: _similar_text(
+            skeleton(x[1].text), skeleton(y[1].text)
+        )
+    )
+    out = []
+    for cl in clusters:
+        unit = Unit(cl[0][1].kind, [_reading(d, u) for d, u in cl])
+        textual = [(d, u) for d, u in cl if isinstance(u, TextUnit)]
+        if textual:
+            unit.commentary = _units([[(d, n) for n in u.commentary] for d, u in textual])
+            unit.notes = _units([[(d, n) for n in u.notes] for d, u in textual])
+        out.append(unit)
+    return out
+
+
+# -- the book ---------------------------------------------------------------------------------
+
+
+def align(docs: Sequence[Document], catalog: Catalog) -> Corpus:
+    docs = sorted(docs, key=lambda d: (d.path.name, str(d.path)))
+    juans = _juans(docs, catalog)
+    abstracts = [[(d, d.abstract)] for d in docs if d.abstract is not None]
+    abstract = _units(abstracts)[0] if abstracts else None
+    return Corpus(documents=list(docs), juans=juans, abstract=abstract)
+
+
+def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
+    # a chapter's juan: its own number, or the number another witness gives the same chapter
+    by_rite: dict[str, int] = {}
+    for d in docs:
+        for j in d.juans:
+            for c in j.chapters:
+                if j.number is not None and c.rite:
+                    by_rite.setdefault(c.rite, j.number)
+    juans: dict[object, MJuan] = {}
+    chapters: dict[object, list[tuple[Document, Chapter]]] = {}
+    for d in docs:
+        for ji, j in enumerate(d.juans):
+            number = j.number
+            if number is None:
+                number = next((by_rite[c.rite] for c in j.chapters if c.rite in by_rite), None)
+            jkey: object = number if number is not None else (d.path.name, ji)
+            mj = juans.setdefault(jkey, MJuan(number=number, readings=[]))
+            mj.readings.append((d, j))
+            for ci, c in enumerate(j.chapters):
+                ckey = (jkey, c.rite) if c.rite else (d.path.name, ji, ci)
+                if ckey not in chapters:
+                    chapters[ckey] = []
+                chapters[ckey].append((d, c))
+    for (jkey, *_), readings in chapters.items():
+        juans[jkey].chapters.append(_chapter(readings))
+    for mj in juans.values():
+        mj.prefaces = _prefaces([[(d, p) for p in j.prefaces] for d, j in mj.readings])
+        mj.chapters.sort(
+            key=lambda c: (catalog.rites[c.rite].order if c.rite in catalog.rites else 999)
+        )
+    return sorted(
+        juans.values(), key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name)
+    )
+
+
+def _prefaces(groups: list[list[tuple[Document, Preface]]]) -> list[Unit]:
+    """Prefaces merged by title, each preface's blocks merged into one unit per block."""
+    clusters = merge(
+        groups,
+        key=lambda x: normalize(x[1].title or ""),
+        similar=lambda x, y: False,
+    )
+    out = []
+    for cl in clusters:
+        blocks = _units([[(d, n) for n in p.blocks] for d, p in cl])
+        for i, b in enumerate(blocks):
+            b.kind = Seg.PREFACE_TITLE  # marks the unit as a preface block
+            b.title = cl[0][1].title if i == 0 else None
+        if not blocks and cl[0][1].title:
+            # a titled preface with no block: keep the title as a unit of its own
+            d, p = cl[0]
+            assert p.title_span is not None
+            blocks = [Unit(Seg.PREFACE_TITLE, [Reading(d, Seg.PREFACE_TITLE, "", [p.title_span])])]
+            blocks[0].title = p.title
+        out.extend(blocks)
+    return out
+
+
+def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
+    mc = MChapter(rite=readings[0][1].rite, readings=readings)
+    mc.prefaces = _prefaces([[(d, c.preface)] for d, c in readings if c.preface])
+    clusters = merge(
+        [[(d, s) for s in c.sections if not s.empty] for d, c in readings],
+        key=_section_key,
+        similar=_same_section,
+    )
+    for cl in clusters:
+        title = next((s.title for _, s in cl if s.title), None)
+        ms = MSection(title=title, readings=[(d, s) for d, s in cl])
+        ms.passages = _units([[(d, p) for p in s.passages] for d, s in cl])
+        ms.records = _units([[(d, r) for r in s.records] for d, s in cl])
+        ms.notes = _units([[(d, n) for n in s.notes] for d, s in cl])
+        mc.sections.append(ms)
+    _place_orphans(mc, readings)
+    return mc
+
+
+def _section_key(x: tuple[Document, Section]) -> str:
+    d, s = x
+    return normalize(s.title) if s.title else f"\0{d.path.name}:{id(s)}"
+
+
+def _same_section(x: tuple[Document, Section], y: tuple[Document, Section]) -> bool:
+    """An untitled (cut-off) section is the titled one whose passages it shares."""
+    (_, a), (_, b) = x, y
+    if a.title and b.title:
+        return False
+    sa = {skeleton(p.text) for p in a.passages}
+    sb = {skeleton(p.text) for p in b.passages}
+    return bool(sa & sb)
+
+
+def _place_orphans(mc: MChapter, readings: list[tuple[Document, Chapter]]) -> None:
+    """A commentary tail cut off by the file's start joins the block it ends, if one witness
+    has that block whole; otherwise it stays an orphan of its section."""
+    for d, c in readings:
+        for s in c.sections:
+            for note in s.orphans:
+                tail = skeleton(note.text)
+                unit = _block_ending_with(mc, tail) if len(tail) >= 6 else None
+                reading = _reading(d, note)
+                if unit is not None:
+                    unit.readings.append(reading)
+                    for cached in ("canonical", "key"):
+                        unit.__dict__.pop(cached, None)
+                    continue
+                ms = next((m for m in mc.sections if any(sec is s for _, sec in m.readings)), None)
+                if ms is not None:
+                    ms.orphans.append(Unit(Seg.COMMENTARY, [reading]))
+
+
+def _block_ending_with(mc: MChapter, tail: str) -> Unit | None:
+    for ms in mc.sections:
+        for u in (*ms.passages, *ms.records):
+            for block in u.commentary:
+                full = block.canonical.skeleton
+                if len(full) >= len(tail) and (
+                    full.endswith(tail) or _similar_text(full[-len(tail) :], tail)
+                ):
+                    return block
+    return None

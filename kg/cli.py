@@ -1,0 +1,185 @@
+"""``kg``: build, query and inspect the lijing knowledge graph.
+
+Each command parses its options and calls a plain function; library errors (KgError) become
+one-line messages here and nowhere else. Exit codes: 0 ok, 1 user error, 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kg import __version__
+from kg.errors import KgError
+from kg.normalize import normalize
+from kg.rdf.namespaces import DEFAULT_BASE
+from kg.resources import default_sources, default_store, queries_dir
+
+
+def store_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``--store DIR`` for every command; defaults to KG_STORE or .kg/store in the project."""
+    return click.option(
+        "--store",
+        "store",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        help="Store directory (default: $KG_STORE or .kg/store in the project).",
+    )(fn)
+
+
+def _store(path: Path | None) -> Path:
+    return path or default_store()
+
+
+class KgGroup(click.Group):
+    """Turns KgError into a one-line message and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KgError as e:
+            raise click.ClickException(str(e)) from None
+        except KeyboardInterrupt:
+            click.echo("interrupted; the previous store is unchanged", err=True)
+            sys.exit(130)
+
+
+@click.group(cls=KgGroup)
+@click.version_option(__version__, prog_name="kg")
+def cli() -> None:
+    """lijing-kg: a knowledge graph of 礼经本义 (蔡德晋's commentary on the 仪礼)."""
+
+
+# -- build ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@click.option(
+    "--source",
+    "sources",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True),
+    help="File or folder to read (repeatable; default: seeds/).",
+)
+@store_option
+@click.option(
+    "--rdf",
+    "rdf",
+    multiple=True,
+    type=click.Path(path_type=Path, exists=True, dir_okay=False),
+    help="RDF file to add, in its own named graph (repeatable).",
+)
+@click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI of the data.")
+@click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of sources.")
+@click.option("-v", "--verbose", is_flag=True, help="List every reported issue.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress display.")
+def build(
+    sources: tuple[Path, ...],
+    store: Path | None,
+    rdf: tuple[Path, ...],
+    base: str,
+    encoding: str,
+    verbose: bool,
+    quiet: bool,
+) -> None:
+    """Read the sources and build the graph into the store (replacing it only on success)."""
+    from kg.build import build as run_build
+    from kg.cli_output import build_progress, print_build_report
+
+    with build_progress(quiet) as progress:
+        report = run_build(
+            list(sources) or default_sources(),
+            _store(store),
+            base=base,
+            encoding=encoding,
+            rdf=list(rdf),
+            progress=progress,
+        )
+    print_build_report(report, verbose)
+
+
+# -- query ------------------------------------------------------------------------------------
+
+FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples", "nquads", "jsonld", "rdfxml"]
+
+
+@cli.command()
+@click.argument("query", required=False)
+@click.option("-e", "--execute", "text", help="SPARQL text to run.")
+@click.option(
+    "-f", "--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True
+)
+@click.option(
+    "--bind",
+    "binds",
+    multiple=True,
+    metavar="VAR=VALUE",
+    help="Fix a query variable (repeatable), e.g. --bind title=请射.",
+)
+@click.option("--list", "list_", is_flag=True, help="List the named queries and exit.")
+@store_option
+def query(
+    query: str | None,
+    text: str | None,
+    fmt: str,
+    binds: tuple[str, ...],
+    list_: bool,
+    store: Path | None,
+) -> None:
+    """Run a SPARQL query: a .rq file, a named query from queries/, or -e 'SPARQL'."""
+    from kg.cli_output import print_results
+    from kg.queries import list_queries, resolve_query, with_values
+    from kg.store import open_store, run_query
+
+    if list_:
+        for q in list_queries():
+            click.echo(f"{q.name:28} {q.title}")
+        return
+    if (query is None) == (text is None):
+        raise click.UsageError("give a query file or name, or -e 'SPARQL' (not both)")
+    named = resolve_query(query) if query is not None else None
+    sparql = named.text if named else text or ""
+    values = dict(named.params) if named else {}
+    for b in binds:
+        name, sep, value = b.partition("=")
+        if not sep or not name:
+            raise click.BadParameter(f"{b!r} is not VAR=VALUE", param_hint="--bind")
+        values[name.lstrip("?$")] = normalize(value)  # names match in normalized form
+    db = open_store(_store(store))
+    values = {k: normalize(v) for k, v in values.items() if v}
+    results = run_query(db, with_values(sparql, values))
+    print_results(db, results, fmt)
+
+
+# -- stats ------------------------------------------------------------------------------------
+
+
+@cli.command()
+@store_option
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def stats(store: Path | None, as_json: bool) -> None:
+    """Counts per class and per named graph."""
+    from kg.cli_output import print_stats
+    from kg.store import class_counts, graph_counts, open_store
+
+    db = open_store(_store(store))
+    classes, graphs = class_counts(db), graph_counts(db)
+    if as_json:
+        click.echo(json.dumps({"classes": classes, "graphs": graphs}, ensure_ascii=False, indent=2))
+    else:
+        print_stats(classes, graphs)
+
+
+def main() -> None:  # pragma: no cover
+    cli()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+__all__ = ["cli", "queries_dir"]

@@ -1,0 +1,121 @@
+"""How the CLI shows things: progress, build reports, result tables, stats (CLI layer only)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections import Counter
+from collections.abc import Iterator
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from kg.build import BuildReport, Progress as ProgressFn
+from kg.store import (
+    PREFIXES,
+    data_prefixes,
+    is_boolean,
+    is_graph,
+    rows,
+    serialize_results,
+    store_base,
+)
+
+
+@contextlib.contextmanager
+def build_progress(quiet: bool) -> Iterator[ProgressFn | None]:
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def update(what: str, done: int, total: int) -> None:
+            bar.update(task, description=what, completed=done, total=total or None)
+
+        yield update
+
+
+def print_build_report(r: BuildReport, verbose: bool) -> None:
+    c = r.counts
+    click.echo(f"Built {r.store} from {len(r.sources)} files in {r.seconds:.1f} s")
+    parts = [
+        ("juan", "juan"),
+        ("chapters", "chapters"),
+        ("sections", "sections"),
+        ("passages", "passages"),
+        ("records", "records"),
+        ("commentaries", "commentaries"),
+        ("prefaces", "prefaces"),
+        ("notes", "textual/source notes"),
+        ("opinions", "opinions"),
+        ("witnesses", "witness readings"),
+    ]
+    click.echo("  " + " · ".join(f"{label} {c.get(key, 0):,}" for key, label in parts))
+    layers = " · ".join(f"{g.rsplit('/', 1)[-1]} {n:,}" for g, n in r.graphs.items())
+    click.echo(f"  triples {r.triples:,} ({layers})")
+    kinds = Counter(i.kind for _, i in r.issues)
+    if kinds:
+        summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+        hint = "" if verbose else " (kg build -v lists them)"
+        click.echo(f"  reported: {summary}{hint}")
+    if verbose:
+        for path, i in r.issues:
+            click.echo(f"{path}:{i.line}: {i.kind}: {i.message}", err=True)
+
+
+def _compact(iri: str, prefixes: dict[str, str]) -> str:
+    best = ""
+    for name, ns in prefixes.items():
+        if iri.startswith(ns) and len(ns) > len(prefixes.get(best, "")):
+            best = name
+    if best:
+        return f"{best}:{iri[len(prefixes[best]):]}"
+    return f"<{iri}>"
+
+
+def print_results(store: object, results: object, fmt: str) -> None:
+    if fmt != "table":
+        sys.stdout.buffer.write(serialize_results(results, fmt))
+        sys.stdout.flush()
+        return
+    if is_boolean(results):
+        click.echo("true" if bool(results) else "false")
+        return
+    if is_graph(results):
+        sys.stdout.buffer.write(serialize_results(results, "turtle"))
+        return
+    prefixes = {**PREFIXES, **data_prefixes(store_base(store))}  # type: ignore[arg-type]
+    names, body = rows(results)  # type: ignore[arg-type]
+    table = Table(*names, show_lines=False, header_style="bold")
+    n = 0
+    for row in body:
+        n += 1
+        cells = []
+        for cell in row:
+            if cell is None:
+                cells.append("")
+            elif cell[0] == "iri":
+                cells.append(_compact(cell[1], prefixes))
+            else:
+                cells.append(cell[1])
+        table.add_row(*cells)
+    Console(soft_wrap=False).print(table)
+    click.echo(f"{n} row{'s' if n != 1 else ''}", err=True)
+
+
+def print_stats(classes: dict[str, int], graphs: dict[str, int]) -> None:
+    prefixes = PREFIXES
+    t = Table("class", "instances", header_style="bold")
+    for c, n in classes.items():
+        t.add_row(_compact(c, prefixes), f"{n:,}")
+    g = Table("named graph", "triples", header_style="bold")
+    for name, n in graphs.items():
+        g.add_row(name, f"{n:,}")
+    g.add_row("(all)", f"{sum(graphs.values()):,}")
+    console = Console()
+    console.print(t)
+    console.print(g)

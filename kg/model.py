@@ -1,0 +1,161 @@
+"""The document model every reader yields: Work › Juan › Chapter › Section › Passage | Record.
+
+Offsets are code-point offsets into the decoded source text. ``Document.segments`` partitions
+the source: concatenating every segment's text in order gives the file back, character for
+character (the lossless property the tests check).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+
+class Seg(StrEnum):
+    """What a stretch of the source is."""
+
+    PASSAGE = "passage"  # 经文
+    RECORD = "record"  # 记 after a 右X heading
+    COMMENTARY = "commentary"  # a 【…】 block
+    READING_MARK = "reading-mark"  # 【句】
+    TEXTUAL_NOTE = "textual-note"  # 【二耦卒射之二郑本误作三】
+    SOURCE_NOTE = "source-note"  # 【此条朱子以戴记补】
+    HEADING = "heading"  # 右X
+    JUAN_MARKER = "juan-marker"  # 礼经本义卷N
+    CATEGORY = "category"  # 嘉礼 …
+    CHAPTER_TITLE = "chapter-title"
+    PREFACE_TITLE = "preface-title"  # 五礼之仪
+    ABSTRACT = "abstract"  # 提要
+    FURNITURE = "furniture"  # 钦定四库全书, 无锡蔡德晋撰, [book_title]卷一
+    METADATA = "metadata"  # [book_name]… header of a web export
+    LAYOUT = "layout"  # line breaks, indentation, separators
+    NOISE = "noise"  # page headers, web footers, catalogue tags
+
+
+@dataclass(slots=True)
+class Segment:
+    kind: Seg
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class Issue:
+    """Something a user should know about the input: noise removed, garbles kept, guesses made."""
+
+    kind: str  # noise | garbled | unbalanced | placement | structure
+    line: int
+    start: int
+    end: int
+    message: str
+
+
+@dataclass
+class Note:
+    """One 【…】 block: commentary, textual note or source note (``text`` is inside the brackets)."""
+
+    kind: Seg
+    text: str
+    start: int  # span of the block, brackets included
+    end: int
+    opened: bool = True  # False: a 】 whose 【 lies before the fragment began
+    closed: bool = True  # False: a 【 never closed on its line
+
+    @property
+    def inner_start(self) -> int:
+        return self.start + (1 if self.opened else 0)
+
+
+@dataclass
+class TextUnit:
+    """A Passage (经文) or Record (记): its text without reading marks or inline notes."""
+
+    kind: Seg  # PASSAGE or RECORD
+    text: str = ""
+    pieces: list[tuple[int, int]] = field(default_factory=list)  # source spans of the text
+    reading_breaks: list[int] = field(default_factory=list)  # offsets in ``text`` after 【句】
+    notes: list[Note] = field(default_factory=list)  # textual / source notes inside the unit
+    commentary: list[Note] = field(default_factory=list)
+
+    @property
+    def start(self) -> int:
+        return self.pieces[0][0]
+
+    @property
+    def end(self) -> int:
+        return self.pieces[-1][1]
+
+    def add(self, text: str, start: int, end: int) -> None:
+        self.text += text
+        self.pieces.append((start, end))
+
+
+@dataclass
+class Section:
+    title: str | None = None  # None: the fragment ended before its 右X heading
+    heading: tuple[int, int] | None = None
+    notes: list[Note] = field(default_factory=list)  # 【…】 on the heading itself
+    passages: list[TextUnit] = field(default_factory=list)
+    records: list[TextUnit] = field(default_factory=list)
+    orphans: list[Note] = field(default_factory=list)  # commentary whose passage is not in the file
+    starts_mid: bool = False  # the fragment began inside this section
+
+    @property
+    def empty(self) -> bool:
+        return not (self.title or self.passages or self.records or self.orphans or self.notes)
+
+
+@dataclass
+class Preface:
+    """A chapter preface (【…】 after the title) or a titled front-matter piece (五礼之仪【…】)."""
+
+    title: str | None = None
+    title_span: tuple[int, int] | None = None
+    blocks: list[Note] = field(default_factory=list)
+
+
+@dataclass
+class Chapter:
+    title: str | None = None  # as written
+    rite: str | None = None  # slug of the rite (lj:slug in ontology/rites.ttl)
+    category: str | None = None  # 嘉礼 … as written
+    title_span: tuple[int, int] | None = None
+    placement: str = "title"  # title | manifest | recognized | unknown
+    preface: Preface | None = None
+    sections: list[Section] = field(default_factory=list)
+
+    def section(self) -> Section:
+        """The open section (created on first use)."""
+        if not self.sections or self.sections[-1].title is not None:
+            self.sections.append(Section())
+        return self.sections[-1]
+
+
+@dataclass
+class Juan:
+    number: int | None = None
+    placement: str = "marker"  # marker | close-marker | manifest | unknown
+    open_span: tuple[int, int] | None = None
+    close_span: tuple[int, int] | None = None
+    prefaces: list[Preface] = field(default_factory=list)
+    chapters: list[Chapter] = field(default_factory=list)
+
+
+@dataclass
+class Document:
+    path: Path
+    text: str
+    layout: str
+    metadata: dict[str, str] = field(default_factory=dict)
+    abstract: TextUnit | None = None
+    juans: list[Juan] = field(default_factory=list)
+    segments: list[Segment] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of a character offset."""
+        return self.text.count("\n", 0, offset) + 1
+
+    def chapters(self) -> list[Chapter]:
+        return [c for j in self.juans for c in j.chapters]

@@ -1,0 +1,75 @@
+"""Normalized form of the text for matching: variant table, then traditional → simplified.
+
+The mapping is one code point to one code point, so an offset in the normalized text is the
+same offset in the original: spans found on normalized text cite the original directly.
+
+>>> normalize("賔升自西階")
+'宾升自西阶'
+>>> normalize("𤣥冠") == "玄冠"
+True
+>>> len(normalize("髙紫超曰")) == len("髙紫超曰")
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import opencc
+
+from kg.resources import ontology_dir
+
+# Unicode private-use areas: glyphs the source font lacked; kept, but reported as garbled.
+PRIVATE_USE = re.compile("[\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+GARBLED = re.compile("[?\ufffd\ue000-\uf8ff\U000f0000-\U000ffffd\U00100000-\U0010fffd]")
+
+
+def load_variants(path: Path | None = None) -> dict[str, str]:
+    """Read ``ontology/variants.tsv`` (variant, normalized, note); '#' starts a comment line."""
+    path = path or ontology_dir() / "variants.tsv"
+    table: dict[str, str] = {}
+    with path.open(encoding="utf-8", newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if not row or row[0].startswith("#") or len(row) < 2:
+                continue
+            src, dst = row[0], row[1]
+            if len(src) != 1 or len(dst) != 1:
+                raise ValueError(f"{path}: variant entries map one character to one: {row!r}")
+            table[src] = dst
+    return table
+
+
+class _CharMap(dict):
+    """str.translate table that fills itself: variants first, then OpenCC t2s per character."""
+
+    def __init__(self, variants: dict[str, str]) -> None:
+        super().__init__({ord(k): v for k, v in variants.items()})
+        self._t2s = opencc.OpenCC("t2s")
+
+    def __missing__(self, code: int) -> str:
+        ch = chr(code)
+        out = self._t2s.convert(ch) if code >= 0x3400 else ch
+        value = out if len(out) == 1 else ch  # never change the length
+        self[code] = value
+        return value
+
+
+@lru_cache(maxsize=1)
+def _table() -> _CharMap:
+    return _CharMap(load_variants())
+
+
+def normalize(text: str) -> str:
+    """Normalized (simplified, variant-folded) form; same length as ``text``."""
+    return text.translate(_table())
+
+
+_NOT_HANZI = re.compile("[^\u3400-\u9fff\uf900-\ufaff\U00020000-\U0003ffff]+")
+
+
+def skeleton(text: str) -> str:
+    """Normalized text reduced to the characters that identify it: no marks, spaces, garbles."""
+    return _NOT_HANZI.sub("", normalize(text))

@@ -1,0 +1,87 @@
+"""The IRI scheme: readable, stable, and the same whichever files a build reads, in any order.
+
+Under the base (default ``https://w3id.org/lijing/id/``):
+
+- ``lijingbenyi`` the work; ``lijingbenyi/tiyao`` the catalogue abstract
+- ``juan/4`` a juan; ``juan/1/preface`` its front matter
+- ``xiangsheli`` a chapter (the rite's slug); ``xiangsheli/preface`` its preface
+- ``xiangsheli/qingshe`` a section (pinyin of its title; ``-2`` … when a title recurs)
+- ``xiangsheli/p/1a2b3c4d`` a passage, ``…/r/…`` a record: a hash of the normalized text,
+  so witnesses that agree give the same IRI whatever else is read
+- ``…/c1`` the n-th commentary block on a unit, ``…/n1`` its n-th inline note,
+  ``…/c1/o2`` the second opinion of a block, ``…/w/<source>`` a witness reading
+- ``source/<file stem>`` a source document; ``graph/<layer>`` a named graph
+- vocabularies: ``rite/…``, ``person/…``, ``role/…``, ``object/…``, ``place/…`` …
+
+>>> m = Minter("https://example.org/id/")
+>>> m.section(m.chapter("xiangsheli"), "请射")
+rdflib.term.URIRef('https://example.org/id/xiangsheli/qingshe')
+>>> slugify("主人献衆宾")
+'zhurenxianzhongbin'
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from pypinyin import lazy_pinyin
+from rdflib import URIRef
+
+from kg.normalize import normalize
+from kg.rdf.namespaces import DEFAULT_BASE
+
+GRAPHS = ("text", "commentary", "mentions", "acts", "ontology", "vocabularies")
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def slugify(text: str) -> str:
+    """ASCII slug from pinyin of the normalized text; a short hash if nothing is left."""
+    slug = _NOT_SLUG.sub("", "".join(lazy_pinyin(normalize(text))).lower())
+    return slug or "x" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
+
+
+def source_id(name: str) -> str:
+    """File name → IRI-safe id (the stem, other characters as '-')."""
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", stem).strip("-") or "source"
+
+
+class Minter:
+    def __init__(self, base: str = DEFAULT_BASE) -> None:
+        self.base = base if base.endswith(("/", "#")) else base + "/"
+
+    def iri(self, path: str) -> URIRef:
+        return URIRef(self.base + path)
+
+    def vocab(self, iri: str) -> URIRef:
+        """A vocabulary IRI (written under the default base in ontology/) under this base."""
+        return URIRef(self.base + iri[len(DEFAULT_BASE) :] if iri.startswith(DEFAULT_BASE) else iri)
+
+    def graph(self, layer: str) -> URIRef:
+        return self.iri(f"graph/{layer}")
+
+    def work(self) -> URIRef:
+        return self.iri("lijingbenyi")
+
+    def abstract(self) -> URIRef:
+        return self.iri("lijingbenyi/tiyao")
+
+    def juan(self, number: int | None, fallback: str) -> URIRef:
+        return self.iri(f"juan/{number}" if number is not None else f"juan/unknown-{fallback}")
+
+    def chapter(self, slug: str) -> URIRef:
+        return self.iri(slug)
+
+    def section(self, chapter: URIRef, title: str | None, n: int = 1, key: str = "") -> URIRef:
+        slug = slugify(title) if title else f"untitled-{key}"
+        return URIRef(f"{chapter}/{slug}" + (f"-{n}" if n > 1 else ""))
+
+    def unit(self, chapter: URIRef, kind: str, key: str) -> URIRef:
+        return URIRef(f"{chapter}/{kind}/{key}")
+
+    def child(self, parent: URIRef, step: str) -> URIRef:
+        return URIRef(f"{parent}/{step}")
+
+    def source(self, sid: str) -> URIRef:
+        return self.iri(f"source/{sid}")

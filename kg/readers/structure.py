@@ -1,0 +1,380 @@
+"""The structure every layout shares, parsed from the lines a layout reader cuts.
+
+Juan markers, furniture, category lines, chapter titles with their preface, 右X headings
+with their Records, passages with their commentary, reading marks and glued notes: DESIGN §1.
+Every character of every line ends up in exactly one segment of the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from kg.catalog import Catalog
+from kg.model import Chapter, Document, Issue, Juan, Note, Preface, Section, Seg, Segment, TextUnit
+from kg.normalize import GARBLED, normalize
+from kg.readers.base import Item, Line, Markers, Meta, markers
+
+_SEP = " \t\u3000\xa0"
+_DIGITS = {"〇": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+
+
+def chinese_number(s: str) -> int | None:
+    """Small Chinese numerals as used for juan numbers.
+
+    >>> [chinese_number(x) for x in ("一", "十", "十七", "二十", "二十三", "一百")]
+    [1, 10, 17, 20, 23, 100]
+    """
+    if not s:
+        return None
+    if "百" in s:
+        head, _, rest = s.partition("百")
+        tail = chinese_number(rest) if rest else 0
+        return (_DIGITS.get(head, 1) if head else 1) * 100 + (tail or 0)
+    if "十" in s:
+        head, _, rest = s.partition("十")
+        tens = _DIGITS.get(head, 1) if head else 1
+        return tens * 10 + (_DIGITS.get(rest, 0) if rest else 0)
+    total = 0
+    for ch in s:
+        if ch not in _DIGITS:
+            return None
+        total = total * 10 + _DIGITS[ch]
+    return total
+
+
+@dataclass(slots=True)
+class Tok:
+    kind: str  # text | bracket | sep
+    start: int
+    end: int
+    opened: bool = True
+    closed: bool = True
+
+
+def tokenize(text: str, start: int, end: int) -> list[Tok]:
+    """Text runs, 【…】 blocks (nested ones whole) and separator runs of one line."""
+    toks: list[Tok] = []
+    i = start
+    while i < end:
+        ch = text[i]
+        if ch == "【":
+            depth, j = 0, i
+            while j < end:
+                c = text[j]
+                if c == "【":
+                    depth += 1
+                elif c == "】":
+                    depth -= 1
+                    if depth == 0:
+                        break
+                j += 1
+            if j < end:
+                toks.append(Tok("bracket", i, j + 1))
+                i = j + 1
+            else:
+                toks.append(Tok("bracket", i, end, closed=False))
+                i = end
+        elif ch == "】":
+            # a close with no open: what precedes it on the line ends a commentary begun earlier
+            toks = [Tok("bracket", start, i + 1, opened=False)]
+            i += 1
+        else:
+            sep = ch in _SEP
+            j = i + 1
+            while j < end and text[j] not in "【】" and (text[j] in _SEP) == sep:
+                j += 1
+            toks.append(Tok("sep" if sep else "text", i, j))
+            i = j
+    return toks
+
+
+class StructureParser:
+    """Feeds a reader's items into a Document, one line at a time."""
+
+    def __init__(self, doc: Document, catalog: Catalog) -> None:
+        self.doc = doc
+        self.text = doc.text
+        self.m: Markers = markers()
+        self.cat = catalog
+        self.juan: Juan | None = None
+        self.chapter: Chapter | None = None
+        self.category: str | None = None
+        self.target: TextUnit | Preface | Section | None = None
+        self.front = False  # juan opened by its marker, no chapter title yet
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def seg(self, kind: Seg, start: int, end: int) -> None:
+        if end > start:
+            self.doc.segments.append(Segment(kind, start, end))
+
+    def issue(self, kind: str, start: int, end: int, message: str) -> None:
+        self.doc.issues.append(Issue(kind, self.doc.line_of(start), start, end, message))
+
+    def run(self, items: Sequence[Item]) -> Document:
+        lines = [i for i, it in enumerate(items) if isinstance(it, Line)]
+        nxt = {a: b for a, b in zip(lines, [*lines[1:], None], strict=True)}
+        for idx, it in enumerate(items):
+            if isinstance(it, Meta):
+                self.doc.metadata.update(it.values)
+            elif isinstance(it, Segment):
+                self.doc.segments.append(it)
+                if it.kind is Seg.NOISE:
+                    snippet = self.text[it.start : it.end][:30]
+                    self.issue("noise", it.start, it.end, f"not part of the book: {snippet!r}")
+            else:
+                following = nxt[idx]
+                self.line(it, items[following] if following is not None else None)
+        self._report_garbles()
+        return self.doc
+
+    def _juan(self) -> Juan:
+        if self.juan is None:
+            self.juan = Juan(number=None, placement="unknown")
+            self.doc.juans.append(self.juan)
+        return self.juan
+
+    def _chapter(self, at: int) -> Chapter:
+        if self.chapter is None:
+            juan = self._juan()
+            if self.front:
+                self.issue("structure", at, at + 1, "text before any chapter title in this juan")
+            self.chapter = Chapter(placement="unknown", category=self.category)
+            juan.chapters.append(self.chapter)
+            self.chapter.section().starts_mid = juan.open_span is None
+            self.front = False
+        return self.chapter
+
+    def _norm(self, tok: Tok) -> str:
+        return normalize(self.text[tok.start : tok.end]).strip()
+
+    # -- lines ------------------------------------------------------------------------------
+
+    def line(self, ln: Line, following: Item | None) -> None:
+        if ln.role == "abstract":
+            unit = TextUnit(Seg.ABSTRACT)
+            unit.add(self.text[ln.start : ln.end], ln.start, ln.end)
+            self.doc.abstract = unit
+            self.seg(Seg.ABSTRACT, ln.start, ln.end)
+            return
+        toks = tokenize(self.text, ln.start, ln.end)
+        content = [t for t in toks if t.kind != "sep"]
+        first = content[0]
+        rest_are_notes = all(t.kind == "bracket" for t in content[1:])
+        if first.kind == "text" and rest_are_notes and self._marker(first, following):
+            self._trailing(toks, toks.index(first) + 1)
+            return
+        if first.kind == "text" and self._is_heading(first):
+            self.heading(toks, toks.index(first))
+            return
+        self.content(toks)
+
+    def _marker(self, tok: Tok, following: Item | None) -> bool:
+        """Whole-line markers: juan, furniture, category, chapter title, preface title."""
+        norm = self._norm(tok)
+        a, b = tok.start, tok.end
+        m = self.m.juan_marker.match(norm)
+        if m and (n := chinese_number(m.group(1))) is not None:
+            self.juan_marker(n, a, b, following)
+            return True
+        if norm in self.m.furniture or any(p.match(norm) for p in self.m.furniture_patterns):
+            self.seg(Seg.FURNITURE, a, b)
+            return True
+        if (cat := self.cat.category_for(norm)) is not None:
+            self.category = self.text[a:b]
+            if self.chapter is not None and self.chapter.title is None and cat:
+                self.chapter.category = self.category
+            self.seg(Seg.CATEGORY, a, b)
+            return True
+        if (rite := self.cat.rite_for_title(norm)) is not None:
+            self.chapter_title(rite, a, b)
+            return True
+        if self.front and self.chapter is None and len(norm) <= self.m.preface_max:
+            pre = Preface(title=self.text[a:b], title_span=(a, b))
+            self._juan().prefaces.append(pre)
+            self.target = pre
+            self.seg(Seg.PREFACE_TITLE, a, b)
+            return True
+        return False
+
+    def _trailing(self, toks: list[Tok], start: int) -> None:
+        """Separators and 【…】 after a marker on the same line attach to the new target."""
+        for tok in toks[start:]:
+            if tok.kind == "sep":
+                self.seg(Seg.LAYOUT, tok.start, tok.end)
+            else:
+                self.attach(self.note(tok, Seg.COMMENTARY))
+
+    def juan_marker(self, n: int, a: int, b: int, following: Item | None) -> None:
+        cur = self.juan
+        closes = cur is not None and (
+            cur.number == n
+            or (cur.number is None and cur.open_span is None and self._closing(following))
+        )
+        if cur is not None and closes:
+            if cur.number is None:
+                cur.number, cur.placement = n, "close-marker"
+            cur.close_span = (a, b)
+            self.juan = self.chapter = self.target = None
+            self.front = False
+        else:
+            self.juan = Juan(number=n, placement="marker", open_span=(a, b))
+            self.doc.juans.append(self.juan)
+            self.chapter = self.target = None
+            self.category = None
+            self.front = True
+        self.seg(Seg.JUAN_MARKER, a, b)
+
+    def _closing(self, following: Item | None) -> bool:
+        """After fragment content, a juan marker closes that juan unless a juan opening follows."""
+        if not isinstance(following, Line):
+            return True
+        norm = normalize(self.text[following.start : following.end]).strip()
+        opening = any(p.match(norm) for p in self.m.furniture_patterns)
+        opening = opening or self.cat.category_for(norm) is not None
+        return not (opening or self.cat.rite_for_title(norm) is not None)
+
+    def chapter_title(self, rite: str, a: int, b: int) -> None:
+        juan = self._juan()
+        self.chapter = Chapter(
+            title=self.text[a:b], rite=rite, category=self.category, title_span=(a, b)
+        )
+        juan.chapters.append(self.chapter)
+        self.chapter.preface = Preface()
+        self.target = self.chapter.preface
+        self.front = False
+        self.category = None
+        self.seg(Seg.CHAPTER_TITLE, a, b)
+
+    # -- headings and records ---------------------------------------------------------------
+
+    def _is_heading(self, tok: Tok) -> bool:
+        prefix = self.m.heading_prefix
+        length = tok.end - tok.start - len(prefix)
+        return self.text.startswith(prefix, tok.start) and 1 <= length <= self.m.heading_max
+
+    def heading(self, toks: list[Tok], at: int) -> None:
+        tok = toks[at]
+        chapter = self._chapter(tok.start)
+        sec = chapter.section()
+        sec.title = self.text[tok.start + len(self.m.heading_prefix) : tok.end]
+        sec.heading = (tok.start, tok.end)
+        self.seg(Seg.HEADING, tok.start, tok.end)
+        self.target = sec
+        prev = "title"
+        rec: TextUnit | None = None
+        for t in toks[at + 1 :]:
+            if t.kind == "sep":
+                self.seg(Seg.LAYOUT, t.start, t.end)
+                prev = "sep"
+            elif t.kind == "text":
+                if rec is None or rec.commentary or prev == "sep":
+                    rec = TextUnit(Seg.RECORD)
+                    sec.records.append(rec)
+                rec.add(self.text[t.start : t.end], t.start, t.end)
+                self.seg(Seg.RECORD, t.start, t.end)
+                self.target = rec
+                prev = "text"
+            else:
+                if prev == "title":
+                    kind = Seg.SOURCE_NOTE if self._is_source_note(t) else Seg.COMMENTARY
+                    sec.notes.append(self.note(t, kind))
+                else:
+                    self.bracket(t, rec, glued=prev == "text")
+                prev = "bracket"
+
+    # -- passages ---------------------------------------------------------------------------
+
+    def content(self, toks: list[Tok]) -> None:
+        cur: TextUnit | None = None
+        prev = ""
+        last_solid = ""
+        for i, t in enumerate(toks):
+            if t.kind == "sep":
+                self.seg(Seg.LAYOUT, t.start, t.end)
+                prev = "sep"
+                continue
+            if t.kind == "text":
+                if last_solid == "bracket" and prev == "sep" and self._is_heading(t):
+                    self.heading(toks, i)
+                    return
+                if cur is None or cur.commentary:
+                    cur = TextUnit(Seg.PASSAGE)
+                    self._chapter(t.start).section().passages.append(cur)
+                cur.add(self.text[t.start : t.end], t.start, t.end)
+                self.seg(Seg.PASSAGE, t.start, t.end)
+                self.target = cur
+            elif cur is None:
+                self.attach(self.note(t, Seg.COMMENTARY))
+            else:
+                self.bracket(t, cur, glued=prev == "text")
+            prev = last_solid = t.kind
+
+    def bracket(self, tok: Tok, unit: TextUnit | None, glued: bool) -> None:
+        """A 【…】 after text: reading mark, inline textual/source note, or commentary."""
+        inner = normalize(self.text[tok.start + tok.opened : tok.end - tok.closed]).strip()
+        if unit is not None and tok.opened and tok.closed:
+            if inner in self.m.reading_marks:
+                unit.reading_breaks.append(len(unit.text))
+                self.seg(Seg.READING_MARK, tok.start, tok.end)
+                return
+            if glued and not unit.commentary and len(inner) <= self.m.note_max:
+                kind = None
+                if any(p.search(inner) for p in self.m.textual):
+                    kind = Seg.TEXTUAL_NOTE
+                elif self._is_source_note(tok):
+                    kind = Seg.SOURCE_NOTE
+                if kind is not None:
+                    unit.notes.append(self.note(tok, kind))
+                    return
+        note = self.note(tok, Seg.COMMENTARY)
+        if unit is None:
+            self.attach(note)
+        else:
+            unit.commentary.append(note)
+
+    def _is_source_note(self, tok: Tok) -> bool:
+        inner = normalize(self.text[tok.start + tok.opened : tok.end - tok.closed]).strip()
+        return len(inner) <= self.m.note_max and any(p.search(inner) for p in self.m.source)
+
+    def note(self, tok: Tok, kind: Seg) -> Note:
+        inner = self.text[tok.start + tok.opened : tok.end - tok.closed]
+        if not tok.closed:
+            self.issue(
+                "unbalanced", tok.start, tok.end, "【 is not closed on its line: read to line end"
+            )
+        if not tok.opened:
+            self.issue(
+                "unbalanced",
+                tok.start,
+                tok.end,
+                "】 without 【: read as the end of a commentary begun before this line",
+            )
+        self.seg(kind, tok.start, tok.end)
+        return Note(kind, inner, tok.start, tok.end, opened=tok.opened, closed=tok.closed)
+
+    def attach(self, note: Note) -> None:
+        """A 【…】 that starts a line belongs to what came before it."""
+        target = self.target
+        if isinstance(target, TextUnit):
+            target.commentary.append(note)
+        elif isinstance(target, Preface):
+            target.blocks.append(note)
+        elif isinstance(target, Section):
+            target.notes.append(note)
+        else:
+            if self.front and self.chapter is None:
+                pre = Preface()
+                self._juan().prefaces.append(pre)
+                pre.blocks.append(note)
+                self.target = pre
+                return
+            self._chapter(note.start).section().orphans.append(note)
+
+    def _report_garbles(self) -> None:
+        noise = [(s.start, s.end) for s in self.doc.segments if s.kind is Seg.NOISE]
+        for m in GARBLED.finditer(self.text):
+            if any(a <= m.start() < b for a, b in noise):
+                continue
+            self.issue("garbled", m.start(), m.end(), f"unreadable character {m.group()!r} kept")

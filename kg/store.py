@@ -1,0 +1,279 @@
+"""The only module that imports pyoxigraph: build a store, open it, query it, dump it.
+
+A store path (default ``.kg/store``) is a symbolic link to a complete build under
+``.kg/.store.builds/``. A build writes a new directory, bulk-loads and optimizes it, closes
+it, then swaps the link in one ``rename``: a failed or interrupted build leaves the previous
+store as it was, and a server that opened the previous build keeps reading it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pyoxigraph as ox
+
+from kg.errors import QueryError, StoreError
+
+PREFIXES = {
+    "lj": "https://w3id.org/lijing/ontology#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "skos": "http://www.w3.org/2004/02/skos/core#",
+    "dcterms": "http://purl.org/dc/terms/",
+    "prov": "http://www.w3.org/ns/prov#",
+    "foaf": "http://xmlns.com/foaf/0.1/",
+    "crm": "http://www.cidoc-crm.org/cidoc-crm/",
+}
+
+
+def data_prefixes(base: str) -> dict[str, str]:
+    """Prefixes for data IRIs under a base (ljd: for text units, one per vocabulary)."""
+    out = {"ljd": base}
+    for name in ("rite", "person", "role", "object", "place", "action", "work", "graph", "source"):
+        out[name] = f"{base}{name}/"
+    return out
+
+
+RESULT_FORMATS = {
+    "json": ox.QueryResultsFormat.JSON,
+    "xml": ox.QueryResultsFormat.XML,
+    "csv": ox.QueryResultsFormat.CSV,
+    "tsv": ox.QueryResultsFormat.TSV,
+}
+RDF_FORMATS = {
+    "turtle": ox.RdfFormat.TURTLE,
+    "ntriples": ox.RdfFormat.N_TRIPLES,
+    "nquads": ox.RdfFormat.N_QUADS,
+    "trig": ox.RdfFormat.TRIG,
+    "rdfxml": ox.RdfFormat.RDF_XML,
+    "jsonld": ox.RdfFormat.JSON_LD,
+}
+
+
+# -- terms ------------------------------------------------------------------------------------
+
+
+def _term(t: object) -> ox.NamedNode | ox.Literal:
+    value = getattr(t, "value", None)
+    if value is None:  # an IRI (rdflib URIRef is a str)
+        return ox.NamedNode(str(t))
+    lang = getattr(t, "lang", None)
+    dtype = getattr(t, "datatype", None)
+    if lang:
+        return ox.Literal(value, language=lang)
+    if dtype:
+        return ox.Literal(value, datatype=ox.NamedNode(dtype))
+    return ox.Literal(value)
+
+
+def to_quads(quads: Iterable[tuple]) -> Iterator[ox.Quad]:
+    nodes: dict[str, ox.NamedNode] = {}
+
+    def node(iri: str) -> ox.NamedNode:
+        n = nodes.get(iri)
+        if n is None:
+            if len(nodes) > 200_000:
+                nodes.clear()
+            n = nodes[iri] = ox.NamedNode(iri)
+        return n
+
+    for s, p, o, g in quads:
+        obj = node(o) if isinstance(o, str) else _term(o)
+        yield ox.Quad(node(s), node(p), obj, node(g))
+
+
+# -- building ---------------------------------------------------------------------------------
+
+
+@dataclass
+class RdfFile:
+    path: Path
+    graph: str
+    base_iri: str | None = None
+    rewrite: tuple[str, str] | None = None  # (old prefix, new prefix) applied to the text
+
+
+def build_store(
+    target: Path,
+    quads: Iterable[tuple],
+    files: list[RdfFile],
+    on_progress: Callable[[str], None] = lambda _: None,
+) -> dict[str, int]:
+    """Write a new store and swap it in at ``target``; return triples per named graph."""
+    target = Path(target)
+    builds = target.parent / f".{target.name}.builds"
+    builds.mkdir(parents=True, exist_ok=True)
+    fresh = builds / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    try:
+        store = ox.Store(str(fresh))
+        on_progress("loading")
+        store.bulk_extend(itertools.chain(to_quads(quads), *(_file_quads(f) for f in files)))
+        on_progress("optimizing")
+        store.optimize()
+        counts = graph_counts(store)
+        store.flush()
+        del store
+        _swap(target, fresh, builds)
+    except BaseException:
+        shutil.rmtree(fresh, ignore_errors=True)
+        raise
+    return counts
+
+
+def _file_quads(f: RdfFile) -> Iterator[ox.Quad]:
+    """Quads of an RDF file; its triples go to the file's own named graph."""
+    fmt = ox.RdfFormat.from_extension(f.path.suffix.lstrip(".")) if f.path.suffix else None
+    if fmt is None:
+        raise StoreError(f"{f.path}: unknown RDF format (use .ttl, .nt, .nq, .trig, .rdf, .jsonld)")
+    data = f.path.read_bytes()
+    if f.rewrite:
+        data = data.replace(f.rewrite[0].encode(), f.rewrite[1].encode())
+    graph = ox.NamedNode(f.graph)
+    try:
+        for q in ox.parse(data, format=fmt, base_iri=f.base_iri):
+            if isinstance(q, ox.Triple) or isinstance(q.graph_name, ox.DefaultGraph):
+                yield ox.Quad(q.subject, q.predicate, q.object, graph)
+            else:
+                yield q
+    except SyntaxError as e:
+        line = getattr(e, "lineno", None)
+        where = f"{f.path}:{line}" if line else str(f.path)
+        raise StoreError(f"{where}: not valid RDF: {_one_line(str(e))}") from None
+
+
+def _swap(target: Path, fresh: Path, builds: Path) -> None:
+    """Point ``target`` at ``fresh`` atomically; keep the previous build, drop older ones."""
+    previous = target.resolve() if target.is_symlink() else None
+    if target.exists() and not target.is_symlink():
+        # a store made by hand or by another tool: keep it beside the builds
+        target.rename(builds / f"{target.name}-before-{time.strftime('%Y%m%dT%H%M%S')}")
+    link = target.parent / f".{target.name}.link-{os.getpid()}"
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    os.symlink(os.path.relpath(fresh, target.parent), link)
+    os.replace(link, target)
+    keep = {fresh.resolve(), previous}
+    for old in builds.iterdir():
+        if old.resolve() not in keep and old.is_dir() and "-before-" not in old.name:
+            shutil.rmtree(old, ignore_errors=True)
+
+
+# -- reading ----------------------------------------------------------------------------------
+
+
+def open_store(path: Path) -> ox.Store:
+    """The finished store at ``path``, read-only (a build may be writing its successor)."""
+    path = Path(path)
+    if not path.exists():
+        raise StoreError(f"{path}: no store here; run `kg build` first (or pass --store)")
+    try:
+        return ox.Store.read_only(str(path.resolve()))
+    except OSError as e:
+        raise StoreError(f"{path}: cannot open the store: {e}") from None
+
+
+def store_base(store: ox.Store) -> str:
+    """The base IRI the store was built with (read off the work's IRI)."""
+    q = "SELECT ?w WHERE { ?w a <https://w3id.org/lijing/ontology#Work> } LIMIT 1"
+    for r in store.query(q, use_default_graph_as_union=True):
+        iri = r["w"].value
+        return iri[: iri.rfind("/") + 1]
+    return "https://w3id.org/lijing/id/"
+
+
+def graph_counts(store: ox.Store) -> dict[str, int]:
+    q = "SELECT ?g (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g ORDER BY ?g"
+    return {str(r["g"].value): int(r["n"].value) for r in store.query(q)}
+
+
+def class_counts(store: ox.Store) -> dict[str, int]:
+    q = (
+        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } "
+        "GROUP BY ?c ORDER BY DESC(?n) ?c"
+    )
+    return {
+        str(r["c"].value): int(r["n"].value)
+        for r in store.query(q, use_default_graph_as_union=True)
+    }
+
+
+def run_query(
+    store: ox.Store, sparql: str, *, prefixes: dict[str, str] | None = None
+) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+    """Run SPARQL over the union of the named graphs, with the usual prefixes predeclared."""
+    try:
+        return store.query(
+            sparql,
+            prefixes={**PREFIXES, **data_prefixes(store_base(store)), **(prefixes or {})},
+            use_default_graph_as_union=True,
+        )
+    except SyntaxError as e:
+        raise QueryError(f"SPARQL syntax error: {_one_line(str(e))}") from None
+    except OSError as e:
+        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+
+
+def _one_line(s: str) -> str:
+    return " ".join(s.split())
+
+
+def serialize_results(results: object, fmt: str) -> bytes:
+    """SELECT/ASK results in a SPARQL results format, or graph results in an RDF format."""
+    if isinstance(results, ox.QueryTriples):
+        if fmt not in RDF_FORMATS:
+            raise QueryError(f"graph results need an RDF format ({', '.join(RDF_FORMATS)})")
+        return results.serialize(format=RDF_FORMATS[fmt]) or b""
+    if fmt not in RESULT_FORMATS:
+        raise QueryError(f"SELECT/ASK results need one of: table, {', '.join(RESULT_FORMATS)}")
+    return results.serialize(format=RESULT_FORMATS[fmt]) or b""  # type: ignore[union-attr]
+
+
+def is_boolean(results: object) -> bool:
+    return isinstance(results, ox.QueryBoolean)
+
+
+def is_graph(results: object) -> bool:
+    return isinstance(results, ox.QueryTriples)
+
+
+def rows(results: ox.QuerySolutions) -> tuple[list[str], Iterator[list[object | None]]]:
+    """Variable names and rows of plain values: (kind, value, lang-or-datatype) per cell."""
+    names = [v.value for v in results.variables]
+
+    def it() -> Iterator[list[object | None]]:
+        for sol in results:
+            yield [_cell(sol[n]) for n in names]
+
+    return names, it()
+
+
+def _cell(t: object) -> tuple[str, str, str | None] | None:
+    if t is None:
+        return None
+    if isinstance(t, ox.NamedNode):
+        return ("iri", t.value, None)
+    if isinstance(t, ox.BlankNode):
+        return ("bnode", t.value, None)
+    if isinstance(t, ox.Literal):
+        return ("literal", t.value, t.language or t.datatype.value)
+    return ("other", str(t), None)
+
+
+def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:
+    """Everything (or one named graph) in an RDF format."""
+    if fmt not in RDF_FORMATS:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
+    kwargs: dict[str, object] = {"format": RDF_FORMATS[fmt]}
+    if graph:
+        kwargs["from_graph"] = ox.NamedNode(graph)
+    elif RDF_FORMATS[fmt] in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.RDF_XML):
+        kwargs["from_graph"] = ox.DefaultGraph()
+    return store.dump(**kwargs) or b""  # type: ignore[arg-type]
