@@ -76,12 +76,24 @@ class Unit:
 
     @cached_property
     def key(self) -> str:
-        return hashlib.sha1(self.canonical.skeleton.encode("utf-8")).hexdigest()[:8]
+        """Hash of the incipit and explicit (first and last six characters of the skeleton):
+        two witnesses that differ only inside a passage still give it one IRI."""
+        sk = self.canonical.skeleton
+        return _hash(sk if len(sk) <= 12 else f"{sk[:6]}…{sk[-6:]}")
+
+    @cached_property
+    def full_key(self) -> str:
+        """Hash of the whole skeleton: tells apart units whose incipit and explicit agree."""
+        return _hash(self.canonical.skeleton)
 
     @property
     def reading_breaks(self) -> list[int]:
         u = self.canonical.unit
         return list(u.reading_breaks) if isinstance(u, TextUnit) else []
+
+
+def _hash(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:8]
 
 
 @dataclass
@@ -231,37 +243,51 @@ def align(docs: Sequence[Document], catalog: Catalog) -> Corpus:
 
 
 def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
-    # a chapter's juan: its own number, or the number another witness gives the same chapter
-    by_rite: dict[str, int] = {}
-    for d in docs:
-        for j in d.juans:
-            for c in j.chapters:
-                if j.number is not None and c.rite:
-                    by_rite.setdefault(c.rite, j.number)
-    juans: dict[object, MJuan] = {}
+    """Chapters merge by rite; a chapter's juan is the number any witness gives it."""
     chapters: dict[object, list[tuple[Document, Chapter]]] = {}
+    home: dict[object, object] = {}  # chapter key -> juan key
+    juan_of: dict[int, Juan] = {}
     for d in docs:
+        for ji, j in enumerate(d.juans):
+            for ci, c in enumerate(j.chapters):
+                ckey: object = c.rite if c.rite else (d.path.name, ji, ci)
+                chapters.setdefault(ckey, []).append((d, c))
+                juan_of[id(c)] = j
+                if j.number is not None:
+                    home.setdefault(ckey, j.number)
+    juans: dict[object, MJuan] = {}
+
+    def juan_for(key: object, number: int | None) -> MJuan:
+        if key not in juans:
+            juans[key] = MJuan(number=number, readings=[])
+        return juans[key]
+
+    for d in docs:  # every juan a document has, numbered or not, with its readings
         for ji, j in enumerate(d.juans):
             number = j.number
             if number is None:
-                number = next((by_rite[c.rite] for c in j.chapters if c.rite in by_rite), None)
-            jkey: object = number if number is not None else (d.path.name, ji)
-            mj = juans.setdefault(jkey, MJuan(number=number, readings=[]))
-            mj.readings.append((d, j))
-            for ci, c in enumerate(j.chapters):
-                ckey = (jkey, c.rite) if c.rite else (d.path.name, ji, ci)
-                if ckey not in chapters:
-                    chapters[ckey] = []
-                chapters[ckey].append((d, c))
-    for (jkey, *_), readings in chapters.items():
-        juans[jkey].chapters.append(_chapter(readings))
+                number = next(
+                    (home[c.rite] for c in j.chapters if c.rite in home), None  # type: ignore[index]
+                )
+            key: object = number if number is not None else (d.path.name, ji)
+            juan_for(key, number).readings.append((d, j))
+    for ckey, readings in chapters.items():
+        number = home.get(ckey)
+        if number is None:
+            d, c = readings[0]
+            j = juan_of[id(c)]
+            key = (d.path.name, d.juans.index(j))
+        else:
+            key = number
+        juan_for(key, number).chapters.append(_chapter(readings))
     for mj in juans.values():
         mj.prefaces = _prefaces([[(d, p) for p in j.prefaces] for d, j in mj.readings])
         mj.chapters.sort(
             key=lambda c: (catalog.rites[c.rite].order if c.rite in catalog.rites else 999)
         )
+    kept = [j for j in juans.values() if j.chapters or j.prefaces or j.number is not None]
     return sorted(
-        juans.values(), key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name)
+        kept, key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name)
     )
 
 
@@ -333,7 +359,7 @@ def _place_orphans(mc: MChapter, readings: list[tuple[Document, Chapter]]) -> No
                 reading = _reading(d, note)
                 if unit is not None:
                     unit.readings.append(reading)
-                    for cached in ("canonical", "key"):
+                    for cached in ("canonical", "key", "full_key"):
                         unit.__dict__.pop(cached, None)
                     continue
                 ms = next((m for m in mc.sections if any(sec is s for _, sec in m.readings)), None)

@@ -206,16 +206,23 @@ class Emitter:
             pnode = self.m.child(node, "preface" + (f"-{i}" if i > 1 else ""))
             yield from self.unit(pre, pnode, node, i, LJ.Preface, comments_on=node)
         seen: dict[str, int] = {}
+        keys = _unit_keys(ch)
         for i, sec in enumerate(ch.sections, 1):
             key = sec.norm_title or ""
             seen[key] = seen.get(key, 0) + 1
-            yield from self.section(sec, node, i, seen[key], title or "")
+            yield from self.section(sec, node, i, seen[key], title or "", keys)
 
     def section(
-        self, sec: MSection, chapter: URIRef, order: int, nth: int, chapter_title: str
+        self,
+        sec: MSection,
+        chapter: URIRef,
+        order: int,
+        nth: int,
+        chapter_title: str,
+        keys: dict[int, str],
     ) -> Iterator[Quad]:
         g = self.g_text
-        first = sec.passages[0].key if sec.passages else f"{order}"
+        first = keys[id(sec.passages[0])] if sec.passages else f"{order}"
         node = self.m.section(chapter, sec.title, nth, key=first)
         yield node, RDF.type, LJ.Section, g
         yield node, DCTERMS.isPartOf, chapter, g
@@ -233,14 +240,9 @@ class Emitter:
         for i, note in enumerate(sec.notes, 1):
             kind = _CLASS.get(note.kind, LJ.Commentary)
             yield from self.unit(note, self.m.child(node, f"c{i}"), node, i, kind, comments_on=node)
-        chapter_key = str(chapter)
         units = [(u, "p") for u in sec.passages] + [(u, "r") for u in sec.records]
-        used: dict[str, int] = {}
         for i, (u, kind) in enumerate(units, 1):
-            key = f"{kind}/{u.key}"
-            used[key] = used.get(key, 0) + 1
-            suffix = f"-{used[key]}" if used[key] > 1 else ""
-            unode = self.m.unit(URIRef(chapter_key), kind, u.key + suffix)
+            unode = self.m.unit(chapter, kind, keys[id(u)])
             cls = LJ.Passage if kind == "p" else LJ.Record
             yield from self.unit(u, unode, node, i, cls)
         for i, orphan in enumerate(sec.orphans, 1):
@@ -321,6 +323,25 @@ _COUNTER = {
     LJ.SourceNote: "notes",
     LJ.Abstract: "abstracts",
 }
+
+
+def _unit_keys(ch: MChapter) -> dict[int, str]:
+    """IRI keys of a chapter's passages and records: the incipit-explicit hash, or the full
+    hash where two units share it, or the full hash and a counter where even that repeats."""
+    groups = [(s.passages, "p") for s in ch.sections] + [(s.records, "r") for s in ch.sections]
+    short: dict[tuple[str, str], int] = {}
+    for units, kind in groups:
+        for u in units:
+            short[(kind, u.key)] = short.get((kind, u.key), 0) + 1
+    keys: dict[int, str] = {}
+    used: dict[tuple[str, str], int] = {}
+    for units, kind in groups:
+        for u in units:
+            key = u.key if short[(kind, u.key)] == 1 else u.full_key
+            used[(kind, key)] = used.get((kind, key), 0) + 1
+            n = used[(kind, key)]
+            keys[id(u)] = key if n == 1 else f"{key}-{n}"
+    return keys
 
 
 def _noise_kind(text: str) -> str:

@@ -6,8 +6,10 @@ Under the base (default ``https://w3id.org/lijing/id/``):
 - ``juan/4`` a juan; ``juan/1/preface`` its front matter
 - ``xiangsheli`` a chapter (the rite's slug); ``xiangsheli/preface`` its preface
 - ``xiangsheli/qingshe`` a section (pinyin of its title; ``-2`` … when a title recurs)
-- ``xiangsheli/p/1a2b3c4d`` a passage, ``…/r/…`` a record: a hash of the normalized text,
-  so witnesses that agree give the same IRI whatever else is read
+- ``xiangsheli/p/1a2b3c4d`` a passage, ``…/r/…`` a record: a hash of its incipit and
+  explicit (first and last six characters, normalized), so witnesses that differ only inside
+  a passage give it one IRI whatever else is read; the whole text's hash where two units of
+  a chapter share incipit and explicit
 - ``…/c1`` the n-th commentary block on a unit, ``…/n1`` its n-th inline note,
   ``…/c1/o2`` the second opinion of a block, ``…/w/<source>`` a witness reading
 - ``source/<file stem>`` a source document; ``graph/<layer>`` a named graph

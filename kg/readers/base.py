@@ -45,6 +45,7 @@ class Markers:
     juan_marker: re.Pattern[str]
     heading_prefix: str
     heading_max: int
+    heading_not_before: frozenset[str]
     reading_marks: frozenset[str]
     note_max: int
     textual: tuple[re.Pattern[str], ...]
@@ -64,6 +65,7 @@ def markers() -> Markers:
         juan_marker=re.compile(data["lines"]["juan_marker"]),
         heading_prefix=data["heading"]["prefix"],
         heading_max=data["heading"]["max_title_chars"],
+        heading_not_before=frozenset(data["heading"]["ordinary_next"]),
         reading_marks=frozenset(data["notes"]["reading_mark"]),
         note_max=data["notes"]["max_chars"],
         textual=comp(data["notes"]["textual"]),
@@ -88,8 +90,8 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8") -> str:
         hint = ""
         if encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
             try:
-                data.decode("gb18030")
-                hint = "; it decodes as GB18030/GBK: build with --encoding gb18030"
+                data[data.rfind(b"\n", 0, e.start) + 1 :].decode("gb18030")
+                hint = "; it reads as GB18030/GBK: build with --encoding gb18030"
             except UnicodeDecodeError:
                 pass
         raise InputError(

@@ -14,6 +14,7 @@ in ``ontology/rites.ttl``; a weak or tied score leaves it unknown and says so.
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from pathlib import Path
 
@@ -70,6 +71,26 @@ def _note(doc: Document, chapter: Chapter | None, message: str) -> None:
     doc.issues.append(Issue("placement", doc.line_of(at), at, at, message))
 
 
+NAME_WEIGHT = 12.0
+MIN_SCORE = 10.0
+MARGIN = 1.3
+
+
+def _stem(label: str) -> str:
+    """乡射礼 → 乡射, 大射仪 → 大射, 丧服 → 丧服."""
+    stem = label[:-1] if label.endswith(("礼", "仪")) and len(label) > 2 else label
+    return normalize(stem)
+
+
+def _longest_matches(text: str, terms: dict[str, int]) -> dict[str, int]:
+    """Occurrences of each term where no longer term covers it (小臣 is not in 小臣正)."""
+    pattern = re.compile("|".join(sorted(map(re.escape, terms), key=len, reverse=True)))
+    counts: dict[str, int] = {}
+    for m in pattern.finditer(text):
+        counts[m.group()] = counts.get(m.group(), 0) + 1
+    return counts
+
+
 def recognise(chapter: Chapter, catalog: Catalog) -> tuple[str | None, str]:
     """Best rite by key terms in the chapter's 经文, weighted by how few rites share a term."""
     text = normalize(
@@ -82,15 +103,17 @@ def recognise(chapter: Chapter, catalog: Catalog) -> tuple[str | None, str]:
         for t in r.key_terms:
             df[t] = df.get(t, 0) + 1
     n = len(catalog.rites)
+    found = _longest_matches(text, df)
     scores = {
-        r.slug: sum(
-            min(text.count(t), 3) * math.log(n / df[t]) for t in r.key_terms if t in text
-        )
+        # a term few rites share counts for much more than a common one
+        r.slug: sum(math.log1p(found.get(t, 0)) * math.log(n / df[t]) ** 2 for t in r.key_terms)
+        # the classic often names its own rite: 少牢馈食之礼, 士相见之礼
+        + NAME_WEIGHT * min(text.count(_stem(r.label)), 2)
         for r in catalog.rites.values()
     }
     ranked = sorted(scores.items(), key=lambda kv: (-kv[1], kv[0]))
     (best, s1), (_, s2) = ranked[0], ranked[1]
     label = catalog.rites[best].label
-    if s1 >= 4.0 and s1 >= 1.3 * s2:
+    if s1 >= MIN_SCORE and s1 >= MARGIN * s2:
         return best, f"chapter recognised as {label} from its key terms (score {s1:.1f} vs {s2:.1f})"
     return None, f"chapter unknown: key terms do not decide (best {label} {s1:.1f} vs {s2:.1f})"

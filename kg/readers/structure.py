@@ -114,7 +114,7 @@ class StructureParser:
 
     def run(self, items: Sequence[Item]) -> Document:
         lines = [i for i, it in enumerate(items) if isinstance(it, Line)]
-        nxt = {a: b for a, b in zip(lines, [*lines[1:], None], strict=True)}
+        nxt = dict(zip(lines, [*lines[1:], None], strict=False))
         for idx, it in enumerate(items):
             if isinstance(it, Meta):
                 self.doc.metadata.update(it.values)
@@ -252,7 +252,9 @@ class StructureParser:
     def _is_heading(self, tok: Tok) -> bool:
         prefix = self.m.heading_prefix
         length = tok.end - tok.start - len(prefix)
-        return self.text.startswith(prefix, tok.start) and 1 <= length <= self.m.heading_max
+        if not self.text.startswith(prefix, tok.start) or not 1 <= length <= self.m.heading_max:
+            return False
+        return self.text[tok.start + len(prefix)] not in self.m.heading_not_before
 
     def heading(self, toks: list[Tok], at: int) -> None:
         tok = toks[at]
@@ -296,7 +298,8 @@ class StructureParser:
                 prev = "sep"
                 continue
             if t.kind == "text":
-                if last_solid == "bracket" and prev == "sep" and self._is_heading(t):
+                # 右X after a closing 】 (with or without a separator) opens a heading
+                if last_solid == "bracket" and self._is_heading(t):
                     self.heading(toks, i)
                     return
                 if cur is None or cur.commentary:
