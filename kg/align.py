@@ -12,8 +12,8 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from difflib import SequenceMatcher
+from functools import cached_property
 from typing import TypeVar
 
 from kg.catalog import Catalog
@@ -216,9 +216,9 @@ def _reading(doc: Document, u: TextUnit | Note) -> Reading:
 def _units(items: list[list[tuple[Document, TextUnit | Note]]]) -> list[Unit]:
     """Merge per-witness lists of units (each list from one document)."""
     clusters = merge(
-        items, key=lambda x: skeleton(x[1].text), similar=lambda x, y: _similar_text(
-            skeleton(x[1].text), skeleton(y[1].text)
-        )
+        items,
+        key=lambda x: skeleton(x[1].text),
+        similar=lambda x, y: _similar_text(skeleton(x[1].text), skeleton(y[1].text)),
     )
     out = []
     for cl in clusters:
@@ -267,7 +267,8 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
             number = j.number
             if number is None:
                 number = next(
-                    (home[c.rite] for c in j.chapters if c.rite in home), None  # type: ignore[index]
+                    (home[c.rite] for c in j.chapters if c.rite in home),
+                    None,  # type: ignore[index]
                 )
             key: object = number if number is not None else (d.path.name, ji)
             juan_for(key, number).readings.append((d, j))
@@ -283,12 +284,10 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
     for mj in juans.values():
         mj.prefaces = _prefaces([[(d, p) for p in j.prefaces] for d, j in mj.readings])
         mj.chapters.sort(
-            key=lambda c: (catalog.rites[c.rite].order if c.rite in catalog.rites else 999)
+            key=lambda c: catalog.rites[c.rite].order if c.rite in catalog.rites else 999
         )
     kept = [j for j in juans.values() if j.chapters or j.prefaces or j.number is not None]
-    return sorted(
-        kept, key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name)
-    )
+    return sorted(kept, key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name))
 
 
 def _prefaces(groups: list[list[tuple[Document, Preface]]]) -> list[Unit]:

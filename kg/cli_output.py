@@ -12,7 +12,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kg.build import BuildReport, Progress as ProgressFn
+from kg.build import BuildReport
+from kg.build import Progress as ProgressFn
 from kg.store import (
     PREFIXES,
     data_prefixes,
@@ -73,7 +74,7 @@ def _compact(iri: str, prefixes: dict[str, str]) -> str:
         if iri.startswith(ns) and len(ns) > len(prefixes.get(best, "")):
             best = name
     if best:
-        return f"{best}:{iri[len(prefixes[best]):]}"
+        return f"{best}:{iri[len(prefixes[best]) :]}"
     return f"<{iri}>"
 
 

@@ -53,7 +53,7 @@ class Issue:
 
 @dataclass
 class Note:
-    """One 【…】 block: commentary, textual note or source note (``text`` is inside the brackets)."""
+    """One 【…】 block: commentary, textual or source note (``text``: inside the brackets)."""
 
     kind: Seg
     text: str

@@ -195,10 +195,7 @@ def graph_counts(store: ox.Store) -> dict[str, int]:
 
 
 def class_counts(store: ox.Store) -> dict[str, int]:
-    q = (
-        "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } "
-        "GROUP BY ?c ORDER BY DESC(?n) ?c"
-    )
+    q = "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { ?s a ?c } GROUP BY ?c ORDER BY DESC(?n) ?c"
     return {
         str(r["c"].value): int(r["n"].value)
         for r in store.query(q, use_default_graph_as_union=True)

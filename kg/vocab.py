@@ -35,9 +35,7 @@ class Concept:
 
 
 def vocabulary_files() -> list:
-    return sorted(
-        p for p in ontology_dir().glob("*.ttl") if p.name not in NOT_VOCABULARIES
-    )
+    return sorted(p for p in ontology_dir().glob("*.ttl") if p.name not in NOT_VOCABULARIES)
 
 
 @lru_cache(maxsize=16)
@@ -53,7 +51,11 @@ def load_concepts(filename: str) -> dict[str, Concept]:
         forms = {normalize(str(x)) for x in g.objects(iri, SKOS.altLabel)}
         forms.add(normalize(str(pref)))
         english = next(
-            (str(x) for x in g.objects(iri, RDFS.label) if isinstance(x, Literal) and x.language == "en"),
+            (
+                str(x)
+                for x in g.objects(iri, RDFS.label)
+                if isinstance(x, Literal) and x.language == "en"
+            ),
             None,
         )
         kinds = [k for k in g.objects(iri, RDF.type) if k != SKOS.Concept]

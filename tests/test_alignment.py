@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from rdflib import RDF
 
-from conftest import SEED_FILES
 from kg.align import Corpus, align
 from kg.catalog import load_catalog
 from kg.rdf.emit import Emitter
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.readers import parse_text, read
-from pathlib import Path
+
+from conftest import SEED_FILES
 
 CAT = load_catalog()
 DOCS = [read(p) for p in SEED_FILES]
@@ -35,12 +36,16 @@ def chapter(c: Corpus, rite: str):
 def test_overlap_of_000_and_001_is_one_passage_with_two_witnesses() -> None:
     xs = chapter(align(DOCS, CAT), "xiangsheli")
     shared = [
-        u for s in xs.sections for u in s.passages
+        u
+        for s in xs.sections
+        for u in s.passages
         if {r.doc.path.name[:3] for r in u.readings} == {"000", "001"}
     ]
     # every passage 000 holds is also in 001 (000 is a fragment of juan 4)
     only_000 = [
-        u for s in xs.sections for u in s.passages
+        u
+        for s in xs.sections
+        for u in s.passages
         if {r.doc.path.name[:3] for r in u.readings} == {"000"}
     ]
     assert len(shared) >= 50 and only_000 == []
@@ -50,7 +55,9 @@ def test_overlap_of_001_and_004() -> None:
     c = align(DOCS, CAT)
     for rite, at_least in (("shihunli", 5), ("xiangyinjiuli", 50)):
         both = [
-            u for s in chapter(c, rite).sections for u in s.passages
+            u
+            for s in chapter(c, rite).sections
+            for u in s.passages
             if {r.doc.path.name[:3] for r in u.readings} == {"001", "004"}
         ]
         assert len(both) >= at_least, rite
@@ -70,9 +77,7 @@ def test_commentary_tail_joins_its_block() -> None:
     c = align(DOCS, CAT)
     last = chapter(c, "shihunli").sections[-1]
     assert last.orphans == []
-    partial = [
-        b for u in last.passages for b in u.commentary if any(r.partial for r in b.readings)
-    ]
+    partial = [b for u in last.passages for b in u.commentary if any(r.partial for r in b.readings)]
     assert len(partial) == 1 and len(partial[0].readings) == 2
 
 

@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import SEEDS, select
 from kg.cli import cli
 from kg.errors import InputError
 from kg.readers import read
+
+from conftest import SEEDS, select
 
 ONE_LINE_WITH_LINE = re.compile(r"^Error: \S+:\d+: [^\n]+\n$")
 
@@ -87,7 +88,9 @@ def test_cli_bad_file_keeps_the_previous_store(tmp_path: Path) -> None:
     assert int(rows[0]["n"]) > 400
 
 
-def test_interrupted_build_leaves_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_interrupted_build_leaves_the_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     from kg import build as build_module
     from kg.store import open_store
 

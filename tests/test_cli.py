@@ -12,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 from rdflib import Graph
 
-from conftest import FIXTURES, SEEDS
 from kg.cli import cli
+
+from conftest import FIXTURES, SEEDS
 
 RUN = CliRunner()
 
@@ -27,37 +28,66 @@ def kg(*args: str) -> str:
 def test_build_prints_what_it_found(tmp_path: Path) -> None:
     out = kg("build", "-q", "--source", str(SEEDS), "--store", str(tmp_path / "s"))
     assert re.search(r"Built .* from 5 files in \d+\.\d s", out)
-    for word in ("juan 7", "chapters 7", "sections", "passages", "records", "commentaries",
-                 "opinions", "triples"):
+    for word in (
+        "juan 7",
+        "chapters 7",
+        "sections",
+        "passages",
+        "records",
+        "commentaries",
+        "opinions",
+        "triples",
+    ):
         assert word in out, word
 
 
 def test_build_from_several_sources_into_another_store(tmp_path: Path) -> None:
     store = tmp_path / "other"
     out = kg(
-        "build", "-q",
-        "--source", str(FIXTURES / "paged_shixiangjian.txt"),
-        "--source", str(FIXTURES / "tagged_shisang.txt"),
-        "--store", str(store),
+        "build",
+        "-q",
+        "--source",
+        str(FIXTURES / "paged_shixiangjian.txt"),
+        "--source",
+        str(FIXTURES / "tagged_shisang.txt"),
+        "--store",
+        str(store),
     )
     assert "from 2 files" in out and "chapters 2" in out
-    titles = kg("query", "--store", str(store), "-f", "csv", "-e",
-                "SELECT ?t WHERE { ?c a lj:Chapter ; lj:title ?t } ORDER BY ?t")
+    titles = kg(
+        "query",
+        "--store",
+        str(store),
+        "-f",
+        "csv",
+        "-e",
+        "SELECT ?t WHERE { ?c a lj:Chapter ; lj:title ?t } ORDER BY ?t",
+    )
     assert list(csv.reader(io.StringIO(titles)))[1:] == [["士丧礼"], ["士相见礼"]]
 
 
 def test_verbose_build_lists_issues_with_file_and_line(tmp_path: Path) -> None:
     result = RUN.invoke(
         cli,
-        ["build", "-q", "-v", "--source", str(FIXTURES / "paged_shixiangjian.txt"),
-         "--store", str(tmp_path / "s")],
+        [
+            "build",
+            "-q",
+            "-v",
+            "--source",
+            str(FIXTURES / "paged_shixiangjian.txt"),
+            "--store",
+            str(tmp_path / "s"),
+        ],
     )
     assert result.exit_code == 0
     assert "paged_shixiangjian.txt:18: noise:" in result.output
 
 
 def test_query_formats(seeds_store: Path) -> None:
-    q = "SELECT ?t WHERE { ?c a lj:Chapter ; rdfs:label ?t ; lj:order ?o ; dcterms:isPartOf/lj:order ?j } ORDER BY ?j ?o"
+    q = (
+        "SELECT ?t WHERE { ?c a lj:Chapter ; rdfs:label ?t ; lj:order ?o ; "
+        "dcterms:isPartOf/lj:order ?j } ORDER BY ?j ?o"
+    )
     data = json.loads(kg("query", "--store", str(seeds_store), "-f", "json", "-e", q))
     chapters = [b["t"]["value"] for b in data["results"]["bindings"]]
     assert chapters == ["士冠礼", "士昏礼", "乡饮酒礼", "乡射礼", "燕礼", "大射仪", "公食大夫礼"]
@@ -68,8 +98,15 @@ def test_query_formats(seeds_store: Path) -> None:
 
 
 def test_construct_as_turtle(seeds_store: Path) -> None:
-    ttl = kg("query", "--store", str(seeds_store), "-f", "turtle", "-e",
-             "CONSTRUCT { ?c rdfs:label ?l } WHERE { ?c a lj:Chapter ; rdfs:label ?l }")
+    ttl = kg(
+        "query",
+        "--store",
+        str(seeds_store),
+        "-f",
+        "turtle",
+        "-e",
+        "CONSTRUCT { ?c rdfs:label ?l } WHERE { ?c a lj:Chapter ; rdfs:label ?l }",
+    )
     g = Graph().parse(data=ttl, format="turtle")
     assert len(g) == 7
 
@@ -86,8 +123,18 @@ def test_query_by_name_file_and_list(seeds_store: Path, tmp_path: Path) -> None:
 
 
 def test_bind_accepts_traditional_characters(seeds_store: Path) -> None:
-    out = kg("query", "section-passages", "--store", str(seeds_store), "-f", "csv",
-             "--bind", "chapter=鄉射禮", "--bind", "section=請射")
+    out = kg(
+        "query",
+        "section-passages",
+        "--store",
+        str(seeds_store),
+        "-f",
+        "csv",
+        "--bind",
+        "chapter=鄉射禮",
+        "--bind",
+        "section=請射",
+    )
     rows = list(csv.DictReader(io.StringIO(out)))
     assert rows and rows[0]["passage"].startswith("三耦俟于堂西")
 
@@ -134,8 +181,23 @@ def test_rdf_files_go_to_their_own_graph(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     store = tmp_path / "s"
-    kg("build", "-q", "--source", str(FIXTURES / "tagged_shisang.txt"), "--rdf", str(extra),
-       "--store", str(store))
-    out = kg("query", "--store", str(store), "-f", "csv", "-e",
-             "SELECT ?g WHERE { GRAPH ?g { ?s owl:sameAs ?o } }")
+    kg(
+        "build",
+        "-q",
+        "--source",
+        str(FIXTURES / "tagged_shisang.txt"),
+        "--rdf",
+        str(extra),
+        "--store",
+        str(store),
+    )
+    out = kg(
+        "query",
+        "--store",
+        str(store),
+        "-f",
+        "csv",
+        "-e",
+        "SELECT ?g WHERE { GRAPH ?g { ?s owl:sameAs ?o } }",
+    )
     assert out.splitlines()[1] == "https://w3id.org/lijing/id/graph/user/links"

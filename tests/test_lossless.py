@@ -8,20 +8,52 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import FIXTURES, SEED_FILES
 from kg.model import Document, Seg
 from kg.readers import READERS, parse_text, read
+
+from conftest import FIXTURES, SEED_FILES
 
 X = Path("x.txt")
 
 # pieces that exercise every marker the readers know, mixed with arbitrary characters
 PIECES = st.sampled_from(
     [
-        "【", "】", "【句】", "右", "右请射", "\n", "\n\n", "\r\n", " ", "\u3000", "\u3000\u3000",
-        "○", "礼经本义卷四", "礼经本义卷", "钦定四库全书", "无锡蔡德晋撰", "嘉礼", "乡射礼",
-        "士冠禮", "[book_title]", "[book_name]", "[book_title]提要", "卷一", "礼经本义 - 第 7 页/共 40 页",
-        "<经部,礼类>", "✜✜未完待续>>>完整版请登录某网✜✜", "?", "\ue000", "𤣥", "郝仲舆曰",
-        "按", "司射适堂西", "【二耦卒射之二郑本误作三】", "【此条朱子以戴记补】", "\t", "\ufeff",
+        "【",
+        "】",
+        "【句】",
+        "右",
+        "右请射",
+        "\n",
+        "\n\n",
+        "\r\n",
+        " ",
+        "\u3000",
+        "\u3000\u3000",
+        "○",
+        "礼经本义卷四",
+        "礼经本义卷",
+        "钦定四库全书",
+        "无锡蔡德晋撰",
+        "嘉礼",
+        "乡射礼",
+        "士冠禮",
+        "[book_title]",
+        "[book_name]",
+        "[book_title]提要",
+        "卷一",
+        "礼经本义 - 第 7 页/共 40 页",
+        "<经部,礼类>",
+        "✜✜未完待续>>>完整版请登录某网✜✜",
+        "?",
+        "\ue000",
+        "𤣥",
+        "郝仲舆曰",
+        "按",
+        "司射适堂西",
+        "【二耦卒射之二郑本误作三】",
+        "【此条朱子以戴记补】",
+        "\t",
+        "\ufeff",
     ]
 )
 TEXTS = st.lists(st.one_of(PIECES, st.text(max_size=6)), max_size=40).map("".join)
@@ -50,7 +82,9 @@ def test_detected_reader_is_lossless(text: str) -> None:
     assert_partition(parse_text(text, X))
 
 
-@pytest.mark.parametrize("path", [*SEED_FILES, *sorted(FIXTURES.glob("*.txt"))], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [*SEED_FILES, *sorted(FIXTURES.glob("*.txt"))], ids=lambda p: p.name
+)
 def test_files_are_lossless(path: Path) -> None:
     doc = read(path)
     assert_partition(doc)

@@ -7,7 +7,6 @@ import pytest
 from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, SKOS
 
-from conftest import FIXTURES
 from kg.align import align
 from kg.catalog import load_catalog
 from kg.rdf.emit import Emitter
@@ -16,6 +15,8 @@ from kg.rdf.namespaces import LJ, ONTOLOGY
 from kg.readers import read
 from kg.resources import ontology_dir
 from kg.vocab import vocabulary_files
+
+from conftest import FIXTURES
 
 ONTO = ontology_dir() / "lijing.ttl"
 NS = str(LJ._NS)
@@ -48,21 +49,23 @@ def test_every_term_has_both_labels_and_a_definition(onto: Graph) -> None:
         assert onto.value(t, SKOS.definition) is not None, t
 
 
+CORE_CLASSES = """
+    Work Juan Chapter Section Passage Record Commentary Opinion Witness Rite RitualAct
+    ActionType Role RitualObject Place Commentator CitedWork Gloss TextualNote
+"""
+CORE_PROPERTIES = """
+    order text normalizedText title commentsOn hasOpinion describesRite witness sourceFile
+    charStart charEnd mentions agent actionType patient location source destination facing
+    inSection evidence evidenceText commentator hasGloss glossTerm glossDefinition cites
+    disputes endorses page nextAct repeats condition handles standsAt movesTo involves
+    reports stepLabel
+"""
+
+
 def test_design_core_is_declared(onto: Graph) -> None:
-    core = (
-        "Work Juan Chapter Section Passage Record Commentary Opinion Witness Rite RitualAct "
-        "ActionType Role RitualObject Place Commentator CitedWork Gloss TextualNote"
-    ).split()
-    props = (
-        "order text normalizedText title commentsOn hasOpinion describesRite witness sourceFile "
-        "charStart charEnd mentions agent actionType patient location source destination facing "
-        "inSection evidence evidenceText commentator hasGloss glossTerm glossDefinition cites "
-        "disputes endorses page nextAct repeats condition handles standsAt movesTo involves "
-        "reports stepLabel"
-    ).split()
-    for c in core:
+    for c in CORE_CLASSES.split():
         assert (LJ[c], RDF.type, OWL.Class) in onto, c
-    for p in props:
+    for p in CORE_PROPERTIES.split():
         assert (LJ[p], RDF.type, None) in onto, p
 
 

@@ -7,9 +7,10 @@ from collections import defaultdict
 
 import pytest
 
-from conftest import SEED_FILES, select
 from kg.normalize import normalize
 from kg.queries import list_queries, resolve_query, with_values
+
+from conftest import SEED_FILES, select
 
 
 def run(db, name: str, **values: str) -> list[dict[str, str]]:

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FIXTURES, SEED_FILES
 from kg.catalog import load_catalog
 from kg.model import Document, Seg
 from kg.readers import parse_text, read
+
+from conftest import FIXTURES, SEED_FILES
 
 X = Path("x.txt")
 
@@ -198,9 +199,13 @@ def test_commentary_with_voice_separators_is_one_block() -> None:
 
 
 def test_front_matter_preface_and_furniture() -> None:
-    doc = parse_text("钦定四库全书\n礼经本义卷一\n无锡蔡徳晋撰\n五礼之仪\n【总叙】\n嘉礼\n士冠礼\n", X)
+    doc = parse_text(
+        "钦定四库全书\n礼经本义卷一\n无锡蔡徳晋撰\n五礼之仪\n【总叙】\n嘉礼\n士冠礼\n", X
+    )
     (juan,) = doc.juans
-    assert [(p.title, [b.text for b in p.blocks]) for p in juan.prefaces] == [("五礼之仪", ["总叙"])]
+    assert [(p.title, [b.text for b in p.blocks]) for p in juan.prefaces] == [
+        ("五礼之仪", ["总叙"])
+    ]
     assert texts(doc, Seg.FURNITURE) == ["钦定四库全书", "无锡蔡徳晋撰"]
 
 

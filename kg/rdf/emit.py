@@ -119,8 +119,14 @@ class Emitter:
         yield src, LJ.layout, Lit(doc.layout), g
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
         yield src, LJ.sha256, Lit(digest), g
-        meta = {"name": DCTERMS.title, "author": DCTERMS.creator, "date": DCTERMS.date,
-                "dec": DCTERMS.description, "copyright": DCTERMS.rights, "type": DCTERMS.subject}
+        meta = {
+            "name": DCTERMS.title,
+            "author": DCTERMS.creator,
+            "date": DCTERMS.date,
+            "dec": DCTERMS.description,
+            "copyright": DCTERMS.rights,
+            "type": DCTERMS.subject,
+        }
         for key, value in doc.metadata.items():
             if key in meta and value:
                 yield src, meta[key], zh(value), g

@@ -81,7 +81,9 @@ def decode(path: Path, data: bytes, encoding: str = "utf-8") -> str:
     nul = data.find(b"\x00")
     if nul >= 0:
         line = data.count(b"\n", 0, nul) + 1
-        raise InputError(path, line, f"binary data (NUL byte at offset {nul}); expected a text file")
+        raise InputError(
+            path, line, f"binary data (NUL byte at offset {nul}); expected a text file"
+        )
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as e:

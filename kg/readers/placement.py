@@ -59,7 +59,9 @@ def place(doc: Document, catalog: Catalog, entry: dict | None) -> None:
             chapter.rite, chapter.placement = rite, "recognized"
         _note(doc, chapter, why)
     if juan.number is None:
-        _note(doc, chapter, "juan unknown: the file starts inside a juan and no manifest says which")
+        _note(
+            doc, chapter, "juan unknown: the file starts inside a juan and no manifest says which"
+        )
 
 
 def _note(doc: Document, chapter: Chapter | None, message: str) -> None:
@@ -93,9 +95,7 @@ def _longest_matches(text: str, terms: dict[str, int]) -> dict[str, int]:
 
 def recognise(chapter: Chapter, catalog: Catalog) -> tuple[str | None, str]:
     """Best rite by key terms in the chapter's 经文, weighted by how few rites share a term."""
-    text = normalize(
-        "".join(u.text for s in chapter.sections for u in (*s.passages, *s.records))
-    )
+    text = normalize("".join(u.text for s in chapter.sections for u in (*s.passages, *s.records)))
     if not text:
         return None, "chapter unknown: no 经文 to recognise it by"
     df: dict[str, int] = {}
@@ -115,5 +115,8 @@ def recognise(chapter: Chapter, catalog: Catalog) -> tuple[str | None, str]:
     (best, s1), (_, s2) = ranked[0], ranked[1]
     label = catalog.rites[best].label
     if s1 >= MIN_SCORE and s1 >= MARGIN * s2:
-        return best, f"chapter recognised as {label} from its key terms (score {s1:.1f} vs {s2:.1f})"
+        return (
+            best,
+            f"chapter recognised as {label} from its key terms (score {s1:.1f} vs {s2:.1f})",
+        )
     return None, f"chapter unknown: key terms do not decide (best {label} {s1:.1f} vs {s2:.1f})"
