@@ -79,6 +79,12 @@ def _compact(iri: str, prefixes: dict[str, str]) -> str:
 
 
 def print_results(store: object, results: object, fmt: str) -> None:
+    prefixes = {**PREFIXES, **data_prefixes(store_base(store))}  # type: ignore[arg-type]
+    if is_graph(results):
+        out = serialize_results(results, "turtle" if fmt == "table" else fmt, prefixes)
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
+        return
     if fmt != "table":
         sys.stdout.buffer.write(serialize_results(results, fmt))
         sys.stdout.flush()
@@ -86,10 +92,6 @@ def print_results(store: object, results: object, fmt: str) -> None:
     if is_boolean(results):
         click.echo("true" if bool(results) else "false")
         return
-    if is_graph(results):
-        sys.stdout.buffer.write(serialize_results(results, "turtle"))
-        return
-    prefixes = {**PREFIXES, **data_prefixes(store_base(store))}  # type: ignore[arg-type]
     names, body = rows(results)  # type: ignore[arg-type]
     table = Table(*names, show_lines=False, header_style="bold")
     n = 0

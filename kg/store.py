@@ -222,12 +222,15 @@ def _one_line(s: str) -> str:
     return " ".join(s.split())
 
 
-def serialize_results(results: object, fmt: str) -> bytes:
-    """SELECT/ASK results in a SPARQL results format, or graph results in an RDF format."""
+def serialize_results(
+    results: object, fmt: str, prefixes: dict[str, str] | None = None
+) -> bytes:
+    """SELECT/ASK results in a SPARQL results format, or graph results in an RDF format
+    (Turtle and TriG abbreviated with ``prefixes``)."""
     if isinstance(results, ox.QueryTriples):
         if fmt not in RDF_FORMATS:
             raise QueryError(f"graph results need an RDF format ({', '.join(RDF_FORMATS)})")
-        return results.serialize(format=RDF_FORMATS[fmt]) or b""
+        return ox.serialize(results, format=RDF_FORMATS[fmt], prefixes=prefixes) or b""
     if fmt not in RESULT_FORMATS:
         raise QueryError(f"SELECT/ASK results need one of: table, {', '.join(RESULT_FORMATS)}")
     return results.serialize(format=RESULT_FORMATS[fmt]) or b""  # type: ignore[union-attr]
