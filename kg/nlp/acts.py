@@ -1,0 +1,667 @@
+"""The classic as a script: who does what, with which object, where, facing which way.
+
+A left-to-right reading of one unit's normalized text, over the spans the lexicon found
+(roles, objects, places, actions) and the small words ``patterns/acts.toml`` lists
+(prepositions, facings, speech, commands, back-references, conditions). Each action word
+becomes an act; the subject carries over from clause to clause until a new one appears.
+
+>>> [(a.action_form, a.agents, a.patients, a.places) for a in read_acts("司射适堂西取弓于阶西")]
+[('适', ['司射'], [], {'destination': ['堂西']}), ('取', ['司射'], ['弓'], {'location': ['阶西']})]
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from kg.nlp.lexicon import PATTERNS
+
+COUNTS = frozenset("一二三四五六七八九十")
+ORIENTED = frozenset("括首面上")  # 楅北括: arrows laid notch to the north, not a spot north of it
+NEAR = frozenset("当及")
+MAX_GAP = 2  # characters between an act and a thing still taken as what it handles
+DIRECTIONS = frozenset("东西南北")
+# a thing followed by these names a spot by it (荐东, 筵末, 荐右), not what is handled
+ENDS = frozenset("末端")  # 筵末, 序端: always a spot
+SPOT_WORDS = DIRECTIONS | ENDS
+
+
+@dataclass(frozen=True)
+class Item:
+    start: int
+    end: int
+    kind: str  # role object place action | facing prep speech repeat cond-open cond-close
+    #            plural pair joiner pronoun adverb
+    form: str
+    slug: str = ""
+    iri: str = ""
+    extra: str = ""  # prep: location|source|destination; facing: the direction
+
+
+@dataclass
+class Act:
+    start: int  # the clause that states the act, in the unit's text
+    end: int
+    action: str  # slug
+    action_iri: str
+    action_form: str
+    verb: tuple[int, int]
+    agents: list[str] = field(default_factory=list)  # normalized forms, for reading
+    agent_iris: list[str] = field(default_factory=list)
+    patients: list[str] = field(default_factory=list)
+    patient_iris: list[str] = field(default_factory=list)
+    places: dict[str, list[str]] = field(default_factory=dict)  # location|source|destination
+    place_iris: dict[str, list[str]] = field(default_factory=dict)
+    facing: str | None = None
+    repeats: str | None = None  # the words (如初, 亦如之, 如升射)
+    condition: str | None = None
+    commanded_by: int | None = None  # index of the command act in the same unit
+
+    def add_agent(self, form: str, iri: str) -> None:
+        if iri not in self.agent_iris:
+            self.agents.append(form)
+            self.agent_iris.append(iri)
+
+    def add_patient(self, form: str, iri: str) -> None:
+        if iri not in self.patient_iris:
+            self.patients.append(form)
+            self.patient_iris.append(iri)
+
+    def add_place(self, role: str, form: str, iri: str) -> None:
+        if iri not in self.place_iris.get(role, []):
+            self.places.setdefault(role, []).append(form)
+            self.place_iris.setdefault(role, []).append(iri)
+
+
+@dataclass(frozen=True)
+class Grammar:
+    preps: dict[str, str]  # form -> location|source|destination
+    motion_to: frozenset[str]
+    motion_from: frozenset[str]
+    facings: tuple[str, ...]
+    speech: frozenset[str]
+    closing: frozenset[str]
+    commands: frozenset[str]
+    bare_commands: frozenset[str]
+    role_patients: frozenset[str]
+    replies: frozenset[str]
+    inanimate: frozenset[str]
+    negations: frozenset[str]
+    plural: frozenset[str]
+    anonymous: frozenset[str]
+    pair: frozenset[str]
+    joiners: frozenset[str]
+    adverbs: frozenset[str]
+    repeats: tuple[str, ...]
+    repeat_prefix: str
+    repeat_max: int
+    cond_open: frozenset[str]
+    cond_close: frozenset[str]
+    pronouns: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def grammar() -> Grammar:
+    from kg.normalize import normalize
+
+    d = tomllib.loads((PATTERNS / "acts.toml").read_text(encoding="utf-8"))
+
+    def n(xs: list[str]) -> frozenset[str]:
+        return frozenset(normalize(x) for x in xs)
+
+    preps = {normalize(f): role for role, forms in d["prepositions"].items() for f in forms}
+    return Grammar(
+        preps=preps,
+        motion_to=n(d["motion"]["to"]),
+        motion_from=n(d["motion"]["from"]),
+        facings=tuple(sorted((normalize(f) for f in d["facing"]["forms"]), key=len, reverse=True)),
+        speech=n(d["speech"]["markers"]),
+        closing=n(d["speech"]["closing_actions"]),
+        commands=n(d["command"]["verbs"]),
+        bare_commands=n(d["command"]["bare"]),
+        role_patients=n(d["role_patients"]["verbs"]),
+        replies=n(d["replies"]["verbs"]),
+        inanimate=n(d["inanimate"]["verbs"]),
+        negations=n(d["negation"]["words"]),
+        plural=n(d["agents"]["plural"]),
+        anonymous=n(d["agents"]["anonymous"]),
+        pair=n(d["agents"]["pair"]),
+        joiners=n(d["agents"]["joiners"]),
+        adverbs=n(d["agents"]["adverbs"]),
+        repeats=tuple(sorted((normalize(f) for f in d["repeat"]["forms"]), key=len, reverse=True)),
+        repeat_prefix=normalize(d["repeat"]["prefix"]),
+        repeat_max=int(d["repeat"]["max_target_chars"]),
+        cond_open=n(d["condition"]["opens"]),
+        cond_close=n(d["condition"]["closes"]),
+        pronouns=n(d["pronoun"]["object"]),
+    )
+
+
+@lru_cache(maxsize=1)
+def _marker_re() -> re.Pattern[str]:
+    g = grammar()
+    words = {
+        **{f: "facing" for f in g.facings},
+        **{f: "repeat" for f in g.repeats},
+        **{f: "pair" for f in g.pair},
+        **{f: "prep" for f in g.preps},
+        **{f: "speech" for f in g.speech},
+        **{f: "cond-open" for f in g.cond_open},
+        **{f: "cond-close" for f in g.cond_close},
+        **{f: "plural" for f in g.plural},
+        **{f: "anonymous" for f in g.anonymous},
+        **{f: "joiner" for f in g.joiners},
+        **{f: "pronoun" for f in g.pronouns},
+        **{f: "adverb" for f in g.adverbs},
+    }
+    alternation = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+    return re.compile(alternation)
+
+
+def _marker_kind(form: str) -> str:
+    g = grammar()
+    for kind, forms in (
+        ("facing", g.facings), ("repeat", g.repeats), ("pair", g.pair), ("prep", g.preps),
+        ("speech", g.speech), ("cond-open", g.cond_open), ("cond-close", g.cond_close),
+        ("plural", g.plural), ("anonymous", g.anonymous), ("joiner", g.joiners),
+        ("pronoun", g.pronouns),
+    ):  # fmt: skip
+        if form in forms:
+            return kind
+    return "adverb"
+
+
+def markers(text: str, taken: list[bool]) -> list[Item]:
+    """Small words in the characters no lexicon span took (each free run on its own, so
+    that 堂西南面 reads 堂西 + 南面, not 西南面)."""
+    g = grammar()
+    out = []
+    pos = 0
+    while pos < len(text):
+        if taken[pos]:
+            pos += 1
+            continue
+        end = pos
+        while end < len(text) and not taken[end]:
+            end += 1
+        for m in _marker_re().finditer(text, pos, end):
+            kind = _marker_kind(m.group())
+            extra = ""
+            if kind == "facing":
+                extra = m.group()[:-1]
+            elif kind == "prep":
+                extra = g.preps[m.group()]
+            out.append(Item(m.start(), m.end(), kind, m.group(), extra=extra))
+        pos = end
+    return out
+
+
+class ActReader:
+    """Reads one unit; ``carry`` is the subject handed on from the previous unit, ``known``
+    the roles already acting in the section (a speech ends when one of them acts)."""
+
+    def __init__(
+        self,
+        text: str,
+        items: list[Item],
+        carry: list[Item] | None = None,
+        known: set[str] | None = None,
+    ) -> None:
+        self.text = text
+        self.items = sorted(items, key=lambda i: (i.start, -i.end))
+        self.g = grammar()
+        self.subject: list[Item] = list(carry or [])
+        self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
+        self.acts: list[Act] = []
+        self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
+        self.pending_facing: str | None = None
+        self.pending_repeat: str | None = None
+        self.pending_patients: list[Item] = []  # 以X before the verb: its instrument
+        self.things: list[Item] = []  # things that are the subject (匕俎从设)
+        self.prep: str | None = None
+        self.condition: str | None = None
+        self.condition_until: int | None = None  # inside 若 … 则: no acts, no subject
+        self.before_condition: list[Item] = []
+        self.command: int | None = None  # the command whose addressee now acts
+        self.in_speech = False
+        self.clause_start: int | None = None
+        self.clause_subject = False  # a role has begun the clause being read
+
+    def _next_solid(self, i: int) -> Item | None:
+        for it in self.items[i + 1 :]:
+            if it.kind not in ("adverb", "plural", "pair", "joiner"):
+                return it
+        return None
+
+    def _group_end(self, i: int) -> int:
+        """The last role of a group of subjects: adjacent roles (宾主人大夫) or joined by
+        与/及, and a following 皆/各."""
+        j = i
+        while j + 1 < len(self.items):
+            nxt = self.items[j + 1]
+            if nxt.kind not in ("role", "joiner", "plural") or nxt.start != self.items[j].end:
+                break
+            if nxt.kind == "role" and nxt.form == self.items[j].form:
+                break  # 揖宾宾答拜: the second 宾 starts a clause of its own
+            j += 1
+        return j
+
+    def _subject_here(self, i: int) -> bool:
+        """A role starts a clause when its group is followed by a verb, a facing or a place
+        (past what it wears: 主人玄冠朝服缁带素韠即位)."""
+        j = self._group_end(i)
+        k = j + 1
+        while k < len(self.items):
+            x = self.items[k]
+            comparison = x.kind == "role" and self.items[k - 1].form == "如"
+            if x.kind in ("object", "pronoun", "adverb", "plural", "joiner") or comparison:
+                k += 1  # what the subject wears, or 如主人之服
+                continue
+            return x.kind in ("action", "facing", "place", "prep", "repeat")
+        return False
+
+    def _next_role_adjacent(self, i: int) -> bool:
+        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        return nxt is not None and nxt.kind == "role" and nxt.start == self.items[i].end
+
+    def _genitive(self, i: int) -> bool:
+        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is."""
+        j = self._group_end(i)
+        rest = self.items[j + 1 : j + 3]
+        return len(rest) == 2 and rest[0].kind == "pronoun" and rest[1].kind == "object"
+
+    def _answers(self, i: int) -> bool:
+        """A role whose next act is a reply (对, 许诺, 应 …) is a new speaker."""
+        nxt = self._next_solid(self._group_end(i))
+        while nxt is not None and nxt.kind in ("prep", "place"):
+            nxt = self._next_solid(self.items.index(nxt))
+        return nxt is not None and nxt.kind == "action" and nxt.form in self.g.closing
+
+    def _follows_last(self, it: Item) -> bool:
+        """The verb comes right after the previous act's verb (从设)."""
+        return bool(self.acts) and self.acts[-1].verb[1] == it.start
+
+    def _start(self, at: int) -> None:
+        if self.clause_start is None:
+            self.clause_start = at
+
+    @property
+    def current(self) -> Act | None:
+        return self.acts[-1] if self.acts else None
+
+    def _touch(self, it: Item) -> None:
+        if self.current is not None:
+            self.current.end = max(self.current.end, it.end)
+
+    def read(self) -> list[Act]:
+        i = 0
+        while i < len(self.items):
+            it = self.items[i]
+            if self.in_speech:
+                closes = it.kind == "action" and it.form in self.g.closing
+                speaker = (
+                    it.kind == "role"
+                    and self._subject_here(i)
+                    and (it.iri in self.known or self._answers(i))
+                )
+                if not (closes or speaker):
+                    i += 1
+                    continue
+                self.in_speech = False
+            handler = getattr(self, "on_" + it.kind.replace("-", "_"), None)
+            if handler is not None:
+                i = handler(i, it) or i
+            i += 1
+        for act in self.acts:
+            act.end = max(act.end, act.verb[1])
+        return self.acts
+
+    # -- handlers --------------------------------------------------------------------------
+
+    def on_role(self, i: int, it: Item) -> int | None:
+        if self._genitive(i):
+            return self._group_end(i) + 1  # skip the roles and 之
+        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        if (
+            nxt is not None
+            and nxt.kind == "pronoun"
+            and nxt.start == it.end
+            and self.text[nxt.end : nxt.end + 1] in DIRECTIONS
+        ):
+            return i + 1  # 由司射之西: where, not who
+        before = self.text[it.start - 1 : it.start]
+        if before in ("如",) or (before in COUNTS and self._next_role_adjacent(i)):
+            return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
+        act = self.current
+        adjacent = act is not None and it.start == act.verb[1]
+        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        if adjacent and nxt is not None and nxt.kind == "object" and nxt.start == it.end:
+            return None  # 燅尸俎: whose stand it is; the stand is what is warmed
+        ahead = self._next_solid(i)
+        replied = ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies
+        if adjacent and replied:
+            adjacent = False  # 主人再拜宾答再拜: the guest answers, he is the next subject
+        if adjacent and act.action_form in self.g.commands:
+            # 命弟子…: the addressee is acted on, then does what follows
+            act.add_patient(it.form, it.iri)
+            self._touch(it)
+            self.subject = [it]
+            self.command = len(self.acts) - 1
+            self.known.add(it.iri)
+            return None
+        if adjacent and act.action_form in self.g.role_patients:
+            act.add_patient(it.form, it.iri)  # 揖宾, 献宾
+            self._touch(it)
+            self.known.add(it.iri)
+            if self.text[it.end : it.end + 1] == "亦":
+                self.subject = [it]  # 劳侯氏亦皮弁迎: the one greeted greets in turn
+                self.command = None
+            return None
+        prev = self.items[i - 1] if i > 0 else None
+        after_prep = prev is not None and prev.kind == "prep" and prev.end == it.start
+        if after_prep and self.text[it.end : it.end + 1] in DIRECTIONS:
+            return None  # 奠于尸东: where, not who
+        if self._subject_here(i) and not after_prep:
+            j = self._group_end(i)
+            group = [x for x in self.items[i : j + 1] if x.kind == "role"]
+            self.subject = group
+            self.clause_subject = True
+            self.known.update(x.iri for x in group)
+            self.command = None
+            self.prep = None
+            self._start(it.start)
+            return j
+        if act is not None and after_prep:
+            act.add_patient(it.form, it.iri)  # 告于宾: the one addressed
+            self._touch(it)
+            self.known.add(it.iri)
+            ahead = self._next_solid(i)
+            if ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies:
+                self.subject = [it]  # 告于宾宾礼辞…: the one addressed answers
+                self.command = None
+        self.prep = None
+        return None
+
+    def on_object(self, i: int, it: Item) -> int | None:
+        act = self.current
+        run = i  # 匕俎: a run of adjacent things
+        while (
+            run + 1 < len(self.items)
+            and self.items[run + 1].kind == "object"
+            and self.items[run + 1].start == self.items[run].end
+        ):
+            run += 1
+        # 旌与荐俎: things joined by 与/及 are one run too
+        while (
+            run + 2 < len(self.items)
+            and self.items[run + 1].kind == "joiner"
+            and self.items[run + 2].kind == "object"
+        ):
+            run += 2
+        nxt = self.items[run + 1] if run + 1 < len(self.items) else None
+        after_verb = act is not None and (act.end == it.start or self.prep is not None)
+        prev = self.items[i - 1] if i > 0 else None
+        instrument = prev is not None and prev.form == "以"
+        clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
+        next_verb = nxt is not None and nxt.kind == "action" and nxt.start == self.items[run].end
+        inanimate = next_verb and nxt.form in self.g.inanimate  # 奠从, 烛从
+        if (
+            (clause_edge or inanimate)
+            and next_verb
+            and (
+                not after_verb
+                or (inanimate and act is not None and act.action_form in self.g.inanimate)
+            )
+            and not instrument
+            and not self.clause_subject
+        ):
+            # 匕俎从设: things are the subject; the chain of agents stops here, and the
+            # acts that follow at once are about them
+            self.subject = []
+            self.command = None
+            self.things = [x for x in self.items[i : run + 1] if x.kind == "object"]
+            self._start(it.start)
+            return run
+        if instrument and nxt is not None and nxt.kind == "action":
+            # 以柶祭醴, 以旌与荐俎退: what the act is done with
+            self.pending_patients.extend(x for x in self.items[i : run + 1] if x.kind == "object")
+            self._start(prev.start)
+            return run
+        if act is None or self.clause_start is not None:
+            self._start(it.start)  # what a new subject wears or holds, not what the last act took
+            return None
+        if self.prep is None and act.verb[1] == it.start and act.action_form in self.g.motion_to:
+            # 适侯: the target is where one goes — the place of that name, if there is one
+            place = _place_named(it.form)
+            if place is not None:
+                act.add_place("destination", it.form, place)
+                self._touch(it)
+                return
+        after = self.text[it.end : it.end + 2]
+        orientation = after[:1] in DIRECTIONS and after[1:2] in ORIENTED
+        adjacent = act.verb[1] == it.start
+        if (
+            (after[:1] in ENDS)
+            or (not adjacent and (after[:1] in SPOT_WORDS and not orientation))
+            or (after[:1] == "之" and after[1:] in DIRECTIONS)
+        ):
+            self._touch(it)  # 立于尊南, 筵末坐, 所设楅之南: the thing only says where
+            self.prep = None
+            return None
+        if nxt is not None and nxt.kind == "pronoun" and nxt.start == it.end:
+            after_pron = self.items[run + 2] if run + 2 < len(self.items) else None
+            if after_pron is not None and after_pron.kind == "object":
+                return None  # 二尊之盖幂: whose lid; the lid is what is handled
+        before = self.text[it.start - 1 : it.start]
+        if before in NEAR:
+            self._touch(it)  # 进当楅, 揖及楅: where one stands or arrives, not what one handles
+            self.prep = None
+            return None
+        if it.start - act.end > MAX_GAP and self.prep is None:
+            self._start(
+                it.start
+            )  # too far from its verb: another clause the reader has no verb for
+            return None
+        act.add_patient(it.form, it.iri)  # also 加于楅, 奠于篚: the thing it is put on or in
+        self._touch(it)
+        self.prep = None
+
+    def on_place(self, i: int, it: Item) -> None:
+        """After a preposition: that relation to the current act. Right after a motion verb:
+        where it goes or leaves. Before a facing or a verb: where the next act happens.
+        Otherwise: where the current act happens."""
+        act = self.current
+        nxt = self._next_solid(i)
+        before_verb = nxt is not None and nxt.kind in ("action", "facing")
+        if self.clause_start is not None:
+            # a new clause has begun (a subject, a place, a facing): this is its setting
+            self.pending_place.append((self.prep or "location", it))
+        elif self.prep is not None and act is not None:
+            act.add_place(self.prep, it.form, it.iri)
+            self._touch(it)
+        elif act is not None and act.verb[1] == it.start:
+            # right after the verb: where a movement goes, or where the act is done
+            role = "destination" if act.action_form in self.g.motion_to else "location"
+            act.add_place(role, it.form, it.iri)
+            self._touch(it)
+        elif before_verb or act is None:
+            self.pending_place.append((self.prep or "location", it))
+            self._start(it.start)
+        else:
+            act.add_place("location", it.form, it.iri)
+            self._touch(it)
+        self.prep = None
+
+    def on_prep(self, i: int, it: Item) -> None:
+        nxt = self._next_solid(i)
+        act = self.current
+        if act is not None and it.start - act.end <= MAX_GAP and self.clause_start is None:
+            self.prep = it.extra  # 委其余于中西: still the same act
+            self._touch(it)
+        elif nxt is not None and nxt.kind in ("place", "object"):
+            self.prep = it.extra
+            self._start(it.start)
+        if nxt is not None and nxt.kind == "role":
+            self.prep = None  # 告于宾: the role is the one addressed
+
+    def on_facing(self, i: int, it: Item) -> None:
+        nxt = self._next_solid(i)
+        if self.current is None or (nxt is not None and nxt.kind in ("action", "place", "prep")):
+            self.pending_facing = it.extra
+            self._start(it.start)
+        else:
+            self.current.facing = it.extra
+            self._touch(it)
+
+    def on_action(self, i: int, it: Item) -> None:
+        if self.condition_until is not None and it.start < self.condition_until:
+            return  # 若君赐之爵则…: what the condition says is not an act
+        prev = self.items[i - 1] if i > 0 else None
+        if prev is not None and prev.end == it.start and prev.form in self.g.negations:
+            return  # 不升堂: not done
+        if self.text[it.start - 1 : it.start] == "所":
+            return  # 所设中之西南: where it was set, not an act
+        start = self.clause_start if self.clause_start is not None else it.start
+        act = Act(
+            start=start,
+            end=it.end,
+            action=it.slug,
+            action_iri=it.iri,
+            action_form=it.form,
+            verb=(it.start, it.end),
+            condition=self.condition,
+            commanded_by=self.command,
+            repeats=self.pending_repeat,
+        )
+        for s in self.subject:
+            act.add_agent(s.form, s.iri)
+        for role, place in self.pending_place:
+            act.add_place(role, place.form, place.iri)
+        for patient in _implied_patients(it):
+            act.add_patient(*patient)
+        for thing in self.pending_patients:
+            act.add_patient(thing.form, thing.iri)
+        self.pending_patients = []
+        if self.things and (self.things[-1].end == it.start or self._follows_last(it)):
+            for thing in self.things:
+                act.add_patient(thing.form, thing.iri)  # 匕俎从设: what follows, what is set
+        else:
+            self.things = []
+        if self.pending_facing:
+            act.facing = self.pending_facing
+        self.pending_place, self.pending_facing, self.pending_repeat = [], None, None
+        self.prep = None
+        self.clause_start = None
+        self.clause_subject = False
+        self.acts.append(act)
+        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        if it.form in self.g.bare_commands and nxt is not None and nxt.kind == "action":
+            self.subject = []  # 命退楅: those commanded are not named
+            self.command = len(self.acts) - 1
+
+    def on_anonymous(self, i: int, it: Item) -> None:
+        nxt = self._next_solid(i)
+        prev = self.items[i - 1] if i > 0 else None
+        if prev is not None and prev.kind == "role" and prev.end == it.start:
+            return  # 复者一人: how many of them, not someone else
+        if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
+            self.subject = []  # 一人执算: someone unnamed acts
+            self.command = None
+            self.clause_subject = True
+            self._start(it.start)
+
+    def on_adverb(self, i: int, it: Item) -> None:
+        nxt = self._next_solid(i)
+        if nxt is not None and nxt.kind == "action":
+            self._start(it.start)
+
+    def on_pair(self, i: int, it: Item) -> None:
+        # X与其耦: the partner acts too
+        from kg.nlp.lexicon import load_lexicon
+
+        for e in load_lexicon().entries.get("耦", ()):
+            if e.type == "role":
+                self.subject = [*self.subject, Item(it.start, it.end, "role", "耦", e.slug, e.iri)]
+
+    def on_speech(self, i: int, it: Item) -> None:
+        self._touch(it)
+        self.in_speech = True
+
+    def on_repeat(self, i: int, it: Item) -> None:
+        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        if nxt is not None and nxt.kind == "action" and nxt.start == it.end:
+            self.pending_repeat = it.form  # 如初升: the next act repeats
+            self._start(it.start)
+        elif self.current is not None:
+            self.current.repeats = it.form
+            self._touch(it)
+
+    def on_cond_open(self, i: int, it: Item) -> None:
+        close = next((x for x in self.items[i + 1 :] if x.kind == "cond-close"), None)
+        if close is not None:
+            self.condition = self.text[it.end : close.start]
+            self.condition_until = close.end
+            self.before_condition = list(self.subject)
+
+    def on_cond_close(self, i: int, it: Item) -> None:
+        if self.condition_until is not None and it.end == self.condition_until:
+            self.condition_until = None
+            self.subject = self.before_condition  # who acts under the condition
+            self.clause_start = None
+
+    def on_pronoun(self, i: int, it: Item) -> None:
+        act = self.current
+        if act is not None and act.verb[1] == it.start and not act.patients:
+            for prev in reversed(self.acts[:-1]):  # 取之: the last object named
+                if prev.patients:
+                    act.add_patient(prev.patients[-1], prev.patient_iris[-1])
+                    self._touch(it)
+                    break
+
+
+def _place_named(form: str) -> str | None:
+    from kg.nlp.lexicon import load_lexicon
+
+    for e in load_lexicon().entries.get(form, ()):
+        if e.type == "place":
+            return e.iri
+    return None
+
+
+def _implied_patients(it: Item) -> list[tuple[str, str]]:
+    """Objects an action word swallowed (决遂 → 决, 遂; 取矢 → 矢): still what it handles."""
+    return [tuple(x.split("\t", 1)) for x in it.extra.split("\n") if x] if it.extra else []
+
+
+def read_acts(text: str, carry: list[Item] | None = None) -> list[Act]:
+    """Acts of one unit of the classic (for tests and doctests: runs the whole pipeline)."""
+    from kg.nlp.extract import act_items
+
+    return ActReader(text, act_items(text), carry).read()
+
+
+def read_corpus_acts(corpus: object, analyses: dict[int, object]) -> dict[int, list[Act]]:
+    """Acts of every passage and record, by id(unit). The subject carries from passage to
+    passage through a chapter; each record (记) starts afresh."""
+    from kg.normalize import normalize
+
+    out: dict[int, list[Act]] = {}
+    for chapter in corpus.chapters():  # type: ignore[attr-defined]
+        carry: list[Item] = []
+        known: set[str] = set()
+        for section in chapter.sections:
+            for unit in section.passages:
+                a = analyses.get(id(unit))
+                if a is None:
+                    continue
+                reader = ActReader(normalize(unit.canonical.text), a.items, carry, known)
+                out[id(unit)] = reader.read()
+                carry, known = reader.subject, reader.known
+            for unit in section.records:
+                a = analyses.get(id(unit))
+                if a is not None:
+                    reader = ActReader(normalize(unit.canonical.text), a.items, [], known)
+                    out[id(unit)] = reader.read()
+    return out

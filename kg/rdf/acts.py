@@ -1,0 +1,141 @@
+"""Ritual acts → quads (graph/acts), and the relations derived from them.
+
+An act is ``{unit}/a{n}`` (n-th act read in that passage), ordered within its section
+(lj:order, lj:nextAct) with its evidence (the unit and the clause's span and words).
+Derived: lj:handles (role → object), lj:standsAt / lj:movesTo (role → place) and
+lj:involves (rite → role), each also stated as an rdf:Statement whose lj:evidence lists the
+acts it comes from, so a simple query asks the direct triple and a careful one checks why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from rdflib import RDF, RDFS, URIRef
+
+from kg.nlp.acts import Act
+from kg.normalize import normalize
+from kg.rdf.iris import Minter
+from kg.rdf.namespaces import LJ
+from kg.rdf.terms import Quad, integer, zh
+
+
+@dataclass
+class _Done:
+    iri: URIRef
+    action: str
+    agents: list[str]
+
+
+@dataclass
+class ActEmitter:
+    minter: Minter
+    stats: dict[str, int] = field(default_factory=dict)
+    derived: dict[tuple[str, str, str], list[URIRef]] = field(default_factory=dict)
+    chapter_acts: list[_Done] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.g = self.minter.graph("acts")
+
+    def new_chapter(self) -> None:
+        self.chapter_acts = []
+
+    def section(
+        self,
+        section: URIRef,
+        rite: URIRef | None,
+        units: list[tuple[URIRef, str, list[Act]]],
+    ) -> Iterator[Quad]:
+        """Acts of one section's units (unit IRI, unit text, acts), in reading order."""
+        g = self.g
+        order = 0
+        previous: URIRef | None = None
+        for unit, text, acts in units:
+            iris = [self.minter.child(unit, f"a{k}") for k in range(1, len(acts) + 1)]
+            for act, node in zip(acts, iris, strict=True):
+                order += 1
+                yield node, RDF.type, LJ.RitualAct, g
+                yield node, LJ.actionType, self.minter.vocab(act.action_iri), g
+                yield node, LJ.inSection, section, g
+                yield node, LJ.order, integer(order), g
+                yield node, LJ.evidence, unit, g
+                yield node, LJ.evidenceText, zh(text[act.start : act.end]), g
+                yield node, LJ.charStart, integer(act.start), g
+                yield node, LJ.charEnd, integer(act.end), g
+                label = "".join(act.agents) + "·" + act.action_form
+                if act.patients:
+                    label += "·" + "".join(act.patients)
+                yield node, RDFS.label, zh(normalize(label)), g
+                if previous is not None:
+                    yield previous, LJ.nextAct, node, g
+                previous = node
+                agents = [self.minter.vocab(a) for a in act.agent_iris]
+                for a in agents:
+                    yield node, LJ.agent, a, g
+                    if rite is not None:
+                        self._derive(rite, LJ.involves, a, node)
+                for p in act.patient_iris:
+                    pnode = self.minter.vocab(p)
+                    yield node, LJ.patient, pnode, g
+                    if "/object/" in p:
+                        for a in agents:
+                            self._derive(a, LJ.handles, pnode, node)
+                for relation, places in act.place_iris.items():
+                    prop = {"location": LJ.location, "source": LJ.source}.get(
+                        relation, LJ.destination
+                    )
+                    for p in places:
+                        pnode = self.minter.vocab(p)
+                        yield node, prop, pnode, g
+                        for a in agents:
+                            link = LJ.movesTo if relation == "destination" else LJ.standsAt
+                            if relation != "source":
+                                self._derive(a, link, pnode, node)
+                if act.facing:
+                    yield node, LJ.facing, zh(act.facing), g
+                if act.condition:
+                    yield node, LJ.condition, zh(act.condition), g
+                if act.commanded_by is not None:
+                    yield node, LJ.commandedBy, iris[act.commanded_by], g
+                if act.repeats:
+                    yield node, LJ.backReference, zh(act.repeats), g
+                    target = self._repeated(act)
+                    if target is not None:
+                        yield node, LJ.repeats, target, g
+                self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
+                self.stats["acts"] = self.stats.get("acts", 0) + 1
+
+    def _repeated(self, act: Act) -> URIRef | None:
+        """如初: the first earlier act of the same kind in the chapter, by the same agent if
+        there is one; 亦如之: the act just before."""
+        if not self.chapter_acts:
+            return None
+        if act.repeats and act.repeats.startswith("亦"):
+            return self.chapter_acts[-1].iri
+        same = [d for d in self.chapter_acts if d.action == act.action]
+        by_agent = [d for d in same if set(d.agents) & set(act.agent_iris)]
+        pick = by_agent or same
+        return pick[0].iri if pick else None
+
+    def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> None:
+        self.derived.setdefault((str(s), str(p), str(o)), []).append(act)
+
+    def derived_quads(self) -> Iterator[Quad]:
+        g = self.g
+        for (s, p, o), acts in sorted(self.derived.items()):
+            s_, p_, o_ = URIRef(s), URIRef(p), URIRef(o)
+            yield s_, p_, o_, g
+            name = p.rsplit("#", 1)[-1]
+            node = self.minter.iri(f"derived/{name}/{_tail(s)}/{_tail(o)}")
+            yield node, RDF.type, RDF.Statement, g
+            yield node, RDF.subject, s_, g
+            yield node, RDF.predicate, p_, g
+            yield node, RDF.object, o_, g
+            for a in dict.fromkeys(acts):
+                yield node, LJ.evidence, a, g
+            self.stats["derived relations"] = self.stats.get("derived relations", 0) + 1
+
+
+def _tail(iri: str) -> str:
+    return iri.rstrip("/").rsplit("/", 1)[-1]

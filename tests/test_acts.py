@@ -1,0 +1,154 @@
+"""Ritual acts: the reader on passages of other chapters, and the acts in the graph."""
+
+from __future__ import annotations
+
+from kg.nlp.acts import read_acts
+
+from conftest import select
+
+
+def frames(text: str) -> list[tuple]:
+    """(action, agents, patients, places, facing) of each act, in order."""
+    return [
+        (a.action_form, a.agents, a.patients, {k: v for k, v in a.places.items()}, a.facing)
+        for a in read_acts(text)
+    ]
+
+
+def test_topic_chain_and_places() -> None:
+    # 士相见礼: the subject carries over until a new one appears
+    got = frames("主人揖入门右宾奉挚入门左主人再拜受")
+    assert [(a, ag) for a, ag, *_ in got] == [
+        ("揖", ["主人"]),
+        ("入", ["主人"]),
+        ("奉", ["宾"]),
+        ("入", ["宾"]),
+        ("再拜受", ["主人"]),  # one act: bow twice and receive (拜受)
+    ]
+    assert got[2][2] == ["挚"]
+
+
+def test_source_destination_location_and_facing() -> None:
+    got = frames("宾升自西阶北面立于西序东")
+    assert got[0][:4] == ("升", ["宾"], [], {"source": ["西阶"]})
+    assert got[1][0] == "立" and got[1][4] == "北"
+    got = frames("祝适房取爵")
+    assert got[0][3] == {"destination": ["房"]}
+
+
+def test_compounds_split_into_successive_acts() -> None:
+    # 特牲馈食礼-like script: 坐奠爵拜 is three acts; 袒决遂 two
+    assert [a for a, *_ in frames("尸坐奠爵拜")] == ["坐", "奠", "拜"]
+    got = frames("司射袒决遂执弓")
+    assert [a for a, *_ in got] == ["袒", "决遂", "执"]
+    assert sorted(got[1][2]) == ["决", "遂"]  # what 决遂 puts on
+
+
+def test_roles_acted_on_and_new_subjects() -> None:
+    got = frames("主人揖宾宾答拜")
+    assert got == [("揖", ["主人"], ["宾"], {}, None), ("答拜", ["宾"], [], {}, None)]
+    # after a verb that takes no person, a role starts a clause of its own
+    assert [ag for _, ag, *_ in frames("主人降洗宾降")] == [["主人"], ["主人"], ["宾"]]
+
+
+def test_commands_pass_to_the_addressee() -> None:
+    acts = read_acts("宗人命佐食设豆")
+    assert [(a.action_form, a.agents, a.patients, a.commanded_by) for a in acts] == [
+        ("命", ["宗人"], ["佐食"], None),
+        ("设", ["佐食"], ["豆"], 0),
+    ]
+
+
+def test_speech_holds_no_acts() -> None:
+    acts = read_acts("摈者出请事宾曰某也愿见主人对曰某不足以辱命")
+    forms = [a.action_form for a in acts]
+    assert "见" not in forms  # inside what the guest says
+    assert forms[-1] == "对" and acts[-1].agents == ["主人"]
+
+
+def test_condition_and_repeats() -> None:
+    acts = read_acts("若不吉则筮远日如初仪")
+    assert acts and all(a.condition == "不吉" for a in acts)
+    assert acts[-1].repeats == "如初仪"
+    acts = read_acts("司马袒执弓如初升")
+    assert acts[-1].action_form == "升" and acts[-1].repeats == "如初"
+
+
+def test_plural_and_paired_agents() -> None:
+    assert frames("宾主人大夫皆降")[0][1] == ["宾", "主人", "大夫"]
+    assert frames("大夫与其耦进")[0][1] == ["大夫", "耦"]
+
+
+def test_evidence_span_is_the_clause() -> None:
+    text = "司射适堂西取弓于阶西"
+    acts = read_acts(text)
+    assert [text[a.start : a.end] for a in acts] == ["司射适堂西", "取弓于阶西"]
+
+
+# -- the graph ------------------------------------------------------------------------------
+
+
+def test_every_act_has_type_evidence_order_and_section(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT (COUNT(?a) AS ?n) (COUNT(?t) AS ?typed) (COUNT(?e) AS ?ev) (COUNT(?s) AS ?sec)
+           WHERE { ?a a lj:RitualAct .
+             OPTIONAL { ?a lj:actionType ?t } OPTIONAL { ?a lj:evidence ?e }
+             OPTIONAL { ?a lj:inSection ?s } }""",
+    )[0]
+    assert int(rows["n"]) > 2000
+    assert rows["n"] == rows["typed"] == rows["ev"] == rows["sec"]
+
+
+def test_evidence_text_is_in_the_unit(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT ?t ?e ?s ?end WHERE { ?a lj:evidence ?u ; lj:evidenceText ?e ;
+             lj:charStart ?s ; lj:charEnd ?end . ?u lj:text ?t } LIMIT 500""",
+    )
+    from kg.normalize import normalize
+
+    for r in rows:
+        assert normalize(r["t"])[int(r["s"]) : int(r["end"])] == normalize(r["e"])
+
+
+def test_next_act_follows_order(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT ?n ?m WHERE { ?a lj:nextAct ?b . ?a lj:order ?n ; lj:inSection ?s .
+             ?b lj:order ?m ; lj:inSection ?s }""",
+    )
+    assert rows and all(int(r["m"]) == int(r["n"]) + 1 for r in rows)
+
+
+def test_who_handles_the_fu(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT DISTINCT ?role ?act WHERE { ?r lj:handles ?o . ?o skos:prefLabel "楅"@lzh .
+             ?r skos:prefLabel ?role .
+             ?a lj:agent ?r ; lj:patient ?o ; lj:actionType/skos:prefLabel ?act }""",
+    )
+    got = {(r["role"], r["act"]) for r in rows}
+    # 弟子 sets up the 楅 and lays the arrows on it (乡射礼); 小臣 lays them on it (大射仪)
+    assert {("弟子", "设"), ("弟子", "委"), ("小臣", "委")} <= got
+    # 司马 stands south of it (当楅南) and has it set up: he does not handle it himself
+    assert "司马" not in {r for r, _ in got}
+
+
+def test_derived_relations_carry_their_acts(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT ?st (COUNT(?act) AS ?n) WHERE { ?st a rdf:Statement ; rdf:predicate lj:handles ;
+             rdf:subject ?r ; rdf:object ?o ; lj:evidence ?act .
+             ?act lj:agent ?r ; lj:patient ?o } GROUP BY ?st""",
+    )
+    assert len(rows) > 50 and all(int(r["n"]) >= 1 for r in rows)
+
+
+def test_rites_involve_their_roles(seeds_db) -> None:
+    rows = select(
+        seeds_db,
+        """SELECT ?role WHERE { ?rite lj:involves ?r ; skos:prefLabel "乡射礼"@lzh .
+             ?r skos:prefLabel ?role }""",
+    )
+    assert {"司射", "司马", "释获者", "主人", "宾"} <= {r["role"] for r in rows}
