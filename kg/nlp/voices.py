@@ -1,111 +1,223 @@
 """Split one 【…】 block into voices: who says which stretch of it.
 
-``X曰`` with X any name the commentator vocabulary knows starts a quoted voice; ``按`` /
-``愚按`` at the start of a part start the author's own note; ``旧说`` / ``或云`` / ``一说``
-an anonymous earlier view. ``○`` and spaces separate parts: after one, unattributed text
-is the author's again, as is a closing ``此X也`` summary. Text before any attribution is
-the author's.
+- ``X曰`` with X any name the commentator vocabulary knows starts a quoted voice; so does
+  ``X曰`` with a name it does not know (a surname and two characters, where a voice may
+  start: 张炅生曰), marked ``name`` so that the caller can mint and report it;
+- ``按`` / ``愚按`` at the start of a part or after a sentence-final particle, and ``愚谓`` /
+  ``愚则`` … anywhere, are the author's own note;
+- ``旧说`` / ``或云`` / ``一说`` … an anonymous earlier view, which ends at its first full
+  clause (or before 然 "however");
+- in the author's own text, ``敖君善谓 …``, ``郑氏以 … 为 …``, ``郑注 …`` are the author
+  *reporting* a view: a voice of kind ``report`` (speaker: the author; ``reports``: whose
+  view), which ends at its first full clause, a judgement on it (… 是也) included;
+- ``○`` and spaces separate parts: after one, unattributed text is the author's again, as is
+  a closing ``此X也`` summary. Text before any attribution is the author's.
+
+All offsets are in the block's text (normalization keeps one character for one).
 
 >>> [(v.speaker, v.kind) for v in split_voices("比合也 郝仲舆曰射二人为耦 此比耦也")]
 [('caidejin', 'author'), ('haojing', 'quote'), ('caidejin', 'author')]
+>>> v = split_voices("上某主人名敖君善谓冠礼三加惟云缁布冠者谦也吾子相亲之辞")[1]
+>>> v.kind, v.reports
+('report', 'aojigong')
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg.normalize import normalize
-from kg.vocab import load_concepts
+from pypinyin import lazy_pinyin
 
-AUTHOR = "caidejin"
-ANONYMOUS = "anonymous"
-_SEPARATORS = re.compile(r"[○〇\s\u3000]+")
-_FINALS = "也矣焉耳乎欤哉"
-_SUMMARY = re.compile(r"此([^此之谓所以故乃]{2,8})也$")
+from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, load_rules
+from kg.normalize import normalize
+
+__all__ = ["ANONYMOUS", "AUTHOR", "Voice", "person_slug", "split_voices", "step_labels"]
 
 
 @dataclass(frozen=True)
 class Voice:
-    start: int  # offsets in the block's inner text
+    start: int  # offsets in the block's text
     end: int
     speaker: str  # commentator slug
-    kind: str  # author | note (按) | quote (X曰) | anonymous (旧说 …)
-    marker: tuple[int, int] | None = None  # the attribution words (郝仲舆曰, 愚按)
+    kind: str  # author | note (按) | quote (X曰) | anonymous (旧说 …) | report (X谓 …)
+    marker: tuple[int, int] | None = None  # the attribution words (郝仲舆曰, 愚按, 敖君善谓)
+    reports: str | None = None  # report: the commentator whose view the author reports
+    view: tuple[int, int] | None = None  # report: the reported words
+    name: str | None = None  # a quoted speaker the vocabulary lacks: his name as written
 
     @property
     def body_start(self) -> int:
         return self.marker[1] if self.marker else self.start
 
 
+@dataclass(frozen=True)
+class _Cut:
+    start: int
+    marker_end: int
+    speaker: str
+    kind: str
+    name: str | None = None
+    short: bool = False  # a view that ends at its first full clause (anonymous)
+
+
+def person_slug(name: str) -> str:
+    """IRI slug for a person the vocabulary lacks: toneless pinyin of the name.
+
+    >>> person_slug("张炅生")
+    'zhangjiongsheng'
+    """
+    return re.sub(r"[^a-z0-9]", "", "".join(lazy_pinyin(normalize(name))).lower())
+
+
 @lru_cache(maxsize=1)
-def _patterns() -> tuple[re.Pattern[str], dict[str, str]]:
-    people = load_concepts("commentators.ttl")
-    names: dict[str, str] = {}
-    for c in people.values():
-        if c.slug == ANONYMOUS:
-            continue
-        for form in c.forms:
-            if len(form) >= 2 and form != "愚":
-                names[form] = c.slug
-    alternation = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    return re.compile(f"(?:{alternation})曰"), names
+def _lexicon_forms() -> frozenset[str]:
+    from kg.nlp.lexicon import load_lexicon
 
-
-_NOTE = re.compile(r"(?:愚按|谨按|按)")
-_ANON = re.compile(r"(?:旧说|或云|一说|或曰|或说)")
+    return frozenset(load_lexicon().entries)
 
 
 def split_voices(text: str) -> list[Voice]:
     """Voices of one commentary block, in order, covering its text but for separators."""
     norm = normalize(text)
-    quote_re, names = _patterns()
+    rules = load_rules()
     pieces: list[Voice] = []
     pos = 0
-    for sep in [*_SEPARATORS.finditer(norm), None]:
+    seps = re.compile(f"[{re.escape(rules.separators)}\\s]+")
+    for sep in [*seps.finditer(norm), None]:
         stop = sep.start() if sep else len(norm)
         if stop > pos:
-            pieces.extend(_part(norm, pos, stop, quote_re, names))
+            pieces.extend(_part(norm, pos, stop, rules))
         if sep is None:
             break
         pos = sep.end()
-    return _merge(_summaries(pieces, norm))
+    voices = _merge(_summaries(pieces, norm, rules))
+    return _reports(voices, norm, rules)
 
 
-def _part(norm: str, start: int, end: int, quote_re: re.Pattern[str], names: dict[str, str]):
-    """Voices inside one separator-delimited part."""
-    cuts: list[tuple[int, int, str, str]] = []  # (start, marker end, speaker, kind)
-    for m in quote_re.finditer(norm, start, end):
-        cuts.append((m.start(), m.end(), names[m.group()[:-1]], "quote"))
-    if m := _NOTE.match(norm, start, end):
-        cuts.append((m.start(), m.end(), AUTHOR, "note"))
-    elif m := _ANON.match(norm, start, end):
-        cuts.append((m.start(), m.end(), ANONYMOUS, "anonymous"))
-    for m in _NOTE.finditer(norm, start + 1, end):
-        if norm[m.start() - 1] in _FINALS and not any(c[0] <= m.start() < c[1] for c in cuts):
-            cuts.append((m.start(), m.end(), AUTHOR, "note"))
-    cuts.sort()
-    pos = start
-    for i, (a, b, speaker, kind) in enumerate(cuts):
-        if a < pos:
+def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str = "按然") -> bool:
+    """May a voice start at i: the part's start, or after a final (or one of ``after``)."""
+    return i == start or norm[i - 1] in rules.finals or norm[i - 1] in after
+
+
+def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
+    v = rules.section("voices")
+    cuts: list[_Cut] = []
+    for m in rules.quote_re.finditer(norm, start, end):
+        cuts.append(_Cut(m.start(), m.end(), rules.names[m.group()[:-1]], "quote"))
+    for m in rules.unknown_re.finditer(norm, start, end):
+        name = m.group("name")
+        if (
+            _at_boundary(norm, m.start(), start, rules)
+            and name not in rules.names
+            and name not in rules.works
+            and name not in _lexicon_forms()
+        ):
+            cuts.append(_Cut(m.start(), m.end(), person_slug(name), "quote", name=name))
+    if m := rules.note_re.match(norm, start, end):
+        anon = rules.anon_re.match(norm, m.end(), end)
+        if anon:  # 按旧说 …: the note opens with the old view
+            cuts.append(_Cut(m.start(), anon.end(), ANONYMOUS, "anonymous", short=True))
+        else:
+            cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
+    for m in rules.note_re.finditer(norm, start + 1, end):
+        if norm[m.start() - 1] in rules.finals:
+            cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
+    for m in rules.resume_re.finditer(norm, start, end):
+        cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
+    anywhere = set(v["anonymous_anywhere"])
+    for m in rules.anon_re.finditer(norm, start, end):
+        if m.group() in anywhere or _at_boundary(
+            norm, m.start(), start, rules, v["anonymous_after"]
+        ):
+            cuts.append(_Cut(m.start(), m.end(), ANONYMOUS, "anonymous", short=True))
+    # one cut per start: the one with the longest marker; none inside another's marker
+    cuts.sort(key=lambda c: (c.start, -c.marker_end))
+    kept: list[_Cut] = []
+    for c in cuts:
+        if kept and c.start < kept[-1].marker_end:
             continue
-        if a > pos:
-            yield Voice(pos, a, AUTHOR, "author")
-        stop = cuts[i + 1][0] if i + 1 < len(cuts) else end
-        yield Voice(a, stop, speaker, kind, (a, b))
+        kept.append(c)
+    return kept
+
+
+def _part(norm: str, start: int, end: int, rules: Rules) -> Iterator[Voice]:
+    """Voices inside one separator-delimited part."""
+    cuts = _cuts(norm, start, end, rules)
+    pos = start
+    for i, c in enumerate(cuts):
+        if c.start < pos:
+            continue
+        if c.start > pos:
+            yield Voice(pos, c.start, AUTHOR, "author")
+        stop = cuts[i + 1].start if i + 1 < len(cuts) else end
+        if c.short:
+            stop = _view_end(norm, c.marker_end, stop, rules)[0]
+        yield Voice(c.start, stop, c.speaker, c.kind, (c.start, c.marker_end), name=c.name)
         pos = stop
     if pos < end:
         yield Voice(pos, end, AUTHOR, "author")
 
 
-def _summaries(voices: list[Voice], norm: str) -> list[Voice]:
+def _view_end(
+    norm: str, body: int, limit: int, rules: Rules, verdict: bool = False
+) -> tuple[int, int]:
+    """Where a reported or anonymous view ends: ``(end of the view, end of the voice)``.
+
+    The view ends after its first full clause (two characters at least), before 然
+    "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
+    view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
+    the author speaking again."""
+    from kg.nlp.judgements import judgement_prefix
+
+    v = rules.section("voices")
+    end = limit
+    for i in range(body + 2, limit):
+        if judgement_prefix(norm, i, limit):
+            end = i
+            break
+        ch = norm[i]
+        if ch in rules.finals:
+            end = i + 1
+            break
+        if any(norm.startswith(w, i) for w in v["view_ends"]) and not any(
+            norm.startswith(w, i) for w in v["view_ends_unless"]
+        ):
+            end = i
+            break
+    if not verdict:
+        return end, end
+    j = judgement_prefix(norm, end, limit)
+    if not j:
+        return end, end
+    stop = j[1]
+    if stop < limit and norm[stop] in rules.finals and norm[stop - 1] not in rules.finals:
+        stop += 1
+    return end, stop
+
+
+def summary_at(norm: str, start: int, end: int, rules: Rules | None = None) -> re.Match | None:
+    """A 此X也 summary ending exactly at ``end`` (X a step label, not a remark)."""
+    rules = rules or load_rules()
+    s = rules.section("summary")
+    banned = re.escape(s["not_in_label"])
+    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}})也")
+    for m in pat.finditer(norm, start, end):
+        opens = m.start() == start or norm[m.start() - 1] not in s["not_after"]
+        if m.end() == end and opens and m.group(1).count("之") < 2:
+            return m
+    return None
+
+
+def _summaries(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
     """A quoted voice ending in 此X也 hands the summary back to the author."""
     out: list[Voice] = []
     for v in voices:
-        m = _SUMMARY.search(norm, v.body_start, v.end) if v.kind != "author" else None
+        m = summary_at(norm, v.body_start, v.end, rules) if v.kind != "author" else None
         if m and m.start() > v.body_start:
-            out.append(Voice(v.start, m.start(), v.speaker, v.kind, v.marker))
+            out.append(Voice(v.start, m.start(), v.speaker, v.kind, v.marker, name=v.name))
             out.append(Voice(m.start(), v.end, AUTHOR, "author"))
         else:
             out.append(v)
@@ -116,8 +228,70 @@ def _merge(voices: list[Voice]) -> list[Voice]:
     """Adjacent unattributed parts of the author are one voice."""
     out: list[Voice] = []
     for v in voices:
-        if out and v.kind == "author" and out[-1].kind == "author":
+        if out and v.kind == "author" and out[-1].kind == "author" and out[-1].end <= v.start:
             out[-1] = Voice(out[-1].start, v.end, AUTHOR, "author")
         else:
             out.append(v)
+    return out
+
+
+def find_reports(norm: str, start: int, end: int, rules: Rules | None = None):
+    """``(slug, marker_start, marker_end)`` of every reported view between start and end:
+    a name with a reporting verb (敖君善谓), or a work that stands for its author (郑注)."""
+    rules = rules or load_rules()
+    authors = rules.section("reports")["work_authors"]
+    for m in rules.report_re.finditer(norm, start, end):
+        if m.group("name"):
+            yield rules.names[m.group("name")], m.start(), m.end()
+        else:
+            slug = authors.get(rules.works.get(m.group("work"), ""))
+            if slug:
+                yield slug, m.start(), m.end()
+
+
+def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
+    """Cut the author's reports of others' views out of his own voices."""
+    out: list[Voice] = []
+    for v in voices:
+        if v.kind not in ("author", "note"):
+            out.append(v)
+            continue
+        pos = v.start
+        cur_marker = v.marker
+        kind = v.kind
+        for slug, a, b in find_reports(norm, v.body_start, v.end, rules):
+            if a < pos:
+                continue
+            view_end, stop = _view_end(norm, b, v.end, rules, verdict=True)
+            if a > pos:
+                out.append(Voice(pos, a, AUTHOR, kind, cur_marker))
+            out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_end)))
+            pos, cur_marker, kind = stop, None, "author"
+        if pos < v.end:
+            out.append(Voice(pos, v.end, AUTHOR, kind, cur_marker))
+    return _merge(out)
+
+
+def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int]]:
+    """``(voice index, label, start, end)`` for each 此X也 that opens a clause of the author's
+    own voice and names a sub-step (此比耦也 → 比耦).
+
+    >>> text = "比合也 此比三耦也"
+    >>> [label for _, label, _, _ in step_labels(text, split_voices(text))]
+    ['比三耦']
+    """
+    norm = normalize(text)
+    rules = load_rules()
+    s = rules.section("summary")
+    banned = re.escape(s["not_in_label"])
+    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}}?)也")
+    out = []
+    for i, v in enumerate(voices):
+        if v.kind not in ("author", "note"):
+            continue
+        for m in pat.finditer(norm, v.body_start, v.end):
+            a = m.start()
+            opens = a == v.body_start or norm[a - 1] in rules.finals + rules.separators
+            if opens and m.group(1).count("之") < 2:
+                out.append((i, m.group(1), a, m.end()))
     return out

@@ -1,0 +1,518 @@
+"""Glosses (训诂) stated in a commentary block: which word, explained how.
+
+Patterns (the text is unpunctuated: a clause runs to a sentence-final particle 也 矣 …):
+
+=============  =====================  ==========================================
+pattern        example                term / definition
+=============  =====================  ==========================================
+``A B也``      比合也, 乗矢四矢也      A at the clause's start / B
+``A犹B也``     御犹待也, 直犹当也      A just before 犹 (犹言, 之言) / B
+``A者B也``     筮者以蓍问吉凶也        A at the clause's start / B
+``A谓B``       庙谓祢庙               A / B up to 也, or a lexicon word
+``A即B``       玄端即朝服也            A / B
+``B曰A``       二升曰觚, 射中曰获      A after 曰 / B before it
+``B谓之A``     门侧之堂谓之塾          (likewise; and ``B之谓A``)
+``A B之名``    …                      A at the clause's start / B
+=============  =====================  ==========================================
+
+Where a term begins or ends is the hard part. A term must be a word of the passage the
+block comments on (when it is given) or a lexicon form; the longest such word wins. A
+definition must be short and must not read as a reason or a purpose (不敢…, 以…, 故…).
+Precision first: where the boundaries are not clear, no gloss.
+
+>>> [(g.term, g.definition) for g in find_glosses("比合也", passage="司射比耦")]
+[('比', '合')]
+>>> [(g.term, g.definition) for g in find_glosses("二升曰觚", passage="实觚")]
+[('觚', '二升')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from kg.nlp.commentary_rules import load_rules
+from kg.nlp.voices import Voice, split_voices
+from kg.normalize import normalize
+
+_CJK = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]+$")
+
+
+@dataclass(frozen=True)
+class Gloss:
+    term_start: int  # offsets in the block's text
+    term_end: int
+    def_start: int
+    def_end: int
+    term: str  # normalized
+    definition: str  # normalized
+    pattern: str  # A B也 | A犹B也 | A者B也 | A谓B | A即B | B曰A | B谓之A | B之谓A | A B之名
+    voice: int = 0  # index of the voice (opinion) stating it
+
+    @property
+    def start(self) -> int:
+        return min(self.term_start, self.def_start)
+
+    @property
+    def end(self) -> int:
+        return max(self.term_end, self.def_end)
+
+
+@lru_cache(maxsize=1)
+def _lexicon_forms() -> frozenset[str]:
+    from kg.nlp.lexicon import load_lexicon
+    from kg.vocab import load_concepts
+
+    forms = set(load_lexicon().entries)
+    for c in load_concepts("actions.ttl").values():
+        forms |= c.forms
+    return frozenset(forms)
+
+
+@lru_cache(maxsize=1)
+def _action_forms() -> frozenset[str]:
+    from kg.vocab import load_concepts
+
+    return frozenset(f for c in load_concepts("actions.ttl").values() for f in c.forms)
+
+
+@lru_cache(maxsize=4)
+def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
+    from kg.nlp.lexicon import load_lexicon
+
+    return {
+        form: True
+        for form, entries in load_lexicon().entries.items()
+        if any(e.type in types for e in entries)
+    }
+
+
+class _Reader:
+    """The glosses of one voice's text, given the passage commented on."""
+
+    def __init__(self, norm: str, passage: str) -> None:
+        self.norm = norm
+        self.passage = passage
+        g = load_rules().section("glosses")
+        self.cfg = g
+        self.finals = load_rules().finals
+        self.lexicon = _lexicon_forms()
+        self.not_terms = set(g["not_terms"])
+        self.objects = _typed_forms(tuple(g["classifier_types"]))
+        self.actions = _action_forms()
+
+    # -- words ----------------------------------------------------------------------------------
+
+    def is_term(self, a: int, b: int) -> bool:
+        t = self.norm[a:b]
+        if not (1 <= len(t) <= self.cfg["max_term"]) or not _CJK.match(t):
+            return False
+        if t in self.not_terms or t[0] in "之者也而以其所" or t[-1] in self.cfg["not_term_end"]:
+            return False
+        if self.passage:
+            return t in self.passage and not self.cuts_word(t)
+        return len(t) >= 2 and t in self.lexicon
+
+    @lru_cache(maxsize=256)  # noqa: B019 - one reader per block
+    def cuts_word(self, t: str) -> bool:
+        """Does every occurrence of t in the passage cut a lexicon word (命上|射: 上射)?"""
+        p, found = self.passage, False
+        if len(t) < 2 or t in self.lexicon:
+            return False
+        for i in (m.start() for m in re.finditer(re.escape(t), p)):
+            found = True
+            j = i + len(t)
+            across = any(
+                p[a : a + w] in self.lexicon
+                for w in (2, 3)
+                for edge in (i, j)
+                for a in range(edge - w + 1, edge)
+                if a >= 0 and a + w <= len(p) and not (i <= a and a + w <= j)
+            )
+            if not across:
+                return False
+        return found
+
+    def term_before(self, cs: int, k: int) -> tuple[int, int] | None:
+        """The term ending at k: the whole stretch from the clause start if it is a word,
+        else the longest word ending there."""
+        if self.is_term(cs, k):
+            return cs, k
+        for n in range(min(self.cfg["max_term"], k - cs), 0, -1):
+            if self.is_term(k - n, k):
+                return k - n, k
+        return None
+
+    def term_at_start(
+        self, cs: int, limit: int, longest: int | None = None
+    ) -> tuple[int, int] | None:
+        """The longest word opening the clause, leaving at least one character after it."""
+        for n in range(min(longest or self.cfg["max_term"], limit - cs - 1), 0, -1):
+            if self.is_term(cs, cs + n):
+                return cs, cs + n
+        return None
+
+    def term_after(self, k: int, limit: int) -> tuple[int, int] | None:
+        """The longest word starting at k (a term named after 曰 / 谓之)."""
+        for n in range(min(3, limit - k), 0, -1):
+            if self.is_term(k, k + n) and self.passage:
+                return k, k + n
+        return None
+
+    def truncated(self, t: tuple[int, int]) -> bool:
+        """Is the term cut out of a longer phrase of the passage (相工如|初)? Then it is
+        not a word, and the clause is not a gloss of it."""
+        a, b = t
+        if b >= len(self.norm) or not self.passage:
+            return False
+        return self.norm[a : b + 1] in self.passage and self.norm[a:b] not in self.lexicon
+
+    def definition_ok(self, a: int, b: int, bare: bool = False, term: str = "") -> bool:
+        d = self.norm[a:b]
+        limit = self.cfg["max_definition_bare" if bare else "max_definition"]
+        if not (1 <= len(d) <= limit) or not _CJK.match(d):
+            return False
+        if any(w in d for w in self.cfg["not_in_definition"]):
+            return False
+        if d[-1] in self.cfg["not_definition_final"]:
+            return False
+        framed = any(
+            d.startswith(x) and d.endswith(y) and len(d) > len(x) + len(y)
+            for x, y in self.cfg["definition_frames"]
+        )
+        for w in self.cfg["not_in_definition_clause"]:
+            i = d.find(w)
+            if i >= 0 and not (framed and i == 0) and len(d) - i - len(w) >= 2:
+                return False  # 故 / 盖 / 所以 opening a clause
+        if not bare:
+            return True
+        if len(d) == 1:
+            return d not in self.not_terms
+        if "者" in d[:-1]:
+            return False
+        if framed or self.expansion(term, d):
+            return True
+        return not any(d.startswith(w) for w in self.cfg["not_definition_start"])
+
+    def expansion(self, term: str, d: str) -> bool:
+        """Does the definition restate the term (反位 → 反中西南东面之位)?"""
+        return (
+            len(term) >= self.cfg["expansion_min_term"]
+            and d != term
+            and d[0] not in self.cfg["expansion_not_start"]
+            and (
+                (d[0] == term[0] and term[0] not in self.not_terms)
+                or (d[-1] == term[-1] and term[-1] not in self.not_terms)
+            )
+        )
+
+    def boundary(self, p: int) -> bool:
+        """May a new word start at p, no lexicon word running across it?"""
+        n = self.norm
+        return not any(n[a : a + w] in self.lexicon for w in (2, 3, 4) for a in range(p - w + 1, p))
+
+    def later(self, first: str, second: str) -> bool:
+        """Does ``second`` occur in the passage after ``first`` (glosses follow its order)?"""
+        i = self.passage.find(first)
+        return i >= 0 and self.passage.find(second, i + len(first)) >= 0
+
+    # -- clauses --------------------------------------------------------------------------------
+
+    def clauses(self, start: int, end: int) -> Iterator[tuple[int, int, bool]]:
+        """(start, end, closed): closed clauses end with a final particle (kept in the span),
+        or with 者 when a word of the passage follows and 者 is not part of a word itself
+        (司射掌射事者|堂西堂下之西)."""
+        cs = start
+        n = self.norm
+        for i in range(start, end):
+            if n[i] in self.finals:
+                if i > cs:
+                    yield cs, i + 1, True
+                cs = i + 1
+            elif (
+                n[i] == "者"
+                and i - cs >= 3
+                and self.passage
+                and self.term_at_start(i + 1, end + 1)
+                and not self.is_term(cs, i)
+                and not any(n[a : i + 1] in self.passage for a in range(max(cs, i - 4), i))
+            ):
+                yield cs, i + 1, True
+                cs = i + 1
+        if cs < end:
+            yield cs, end, False
+
+    def appositions(self, cs: int, ce: int) -> Iterator[Gloss]:
+        """``A B器`` / ``A B属`` / ``A B名`` inside a clause: the shortest definition ending
+        in a classifier with a word of the passage right before it."""
+        n = self.norm
+        for cls in self.cfg["classifiers"]:
+            for m in re.finditer(re.escape(cls), n[cs:ce]):
+                end = cs + m.end()
+                if end < ce and n[end] in "之者":
+                    continue
+                whole = cls in self.cfg["whole_classifiers"]  # 洗器名
+                for size in range(len(cls) + (0 if whole else 1), len(cls) + 3):
+                    d0 = end - size
+                    t = self.term_before(max(cs, d0 - 4), d0) if d0 > cs else None
+                    if t and self.objects.get(n[t[0] : t[1]]) and n[t[0] - 1 : t[0]] != "此":
+                        yield self._g(t, (d0, end), "A B器")
+                        break
+
+    def glosses(self, start: int, end: int, view: bool = False) -> Iterator[Gloss]:
+        last = start  # where the last gloss found ends
+        for cs, ce, closed in self.clauses(start, end):
+            # the end of a view, or 者 ending a voice (有司主人之执事者|敖君善曰), ends a clause
+            closed = closed or (ce == end and (view or self.norm[ce - 1] == "者"))
+            found = list(self.marked(cs, ce, closed))
+            if view and cs == start and not found:
+                found = list(self.taken_as(cs, ce))
+            if found:
+                first = min(g.start for g in found)
+                if first > cs and self.passage:
+                    found += self.run(cs, first, self.norm[found[0].term_start : found[0].term_end])
+            elif closed:
+                # a one-character definition needs a clause between two finals (媵送也)
+                n = self.norm
+                after = cs == last or n[cs - 1] in self.finals  # 无物谓士之木命者|糅杂也
+                whole = after and n[ce - 1] == "也"
+                found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole))
+            taken = [(g.start, g.end) for g in found]
+            for g in self.appositions(cs, ce):
+                if not any(a < g.end and g.start < b for a, b in taken):
+                    found.append(g)
+                    taken.append((g.start, g.end))
+            if found:
+                last = ce
+            yield from sorted(found, key=lambda g: g.start)
+
+    def stop(self, d0: int, d1: int) -> int:
+        """Where a definition starting at d0 stops: before 犹 "like" or 亦 "also"
+        (握手把处|犹肤也, 不达于理|亦谦也), or before a cited work (…|易曰)."""
+        n = self.norm
+        for w in self.cfg["definition_stops"]:
+            k = n.find(w, d0 + 1, d1)
+            d1 = k if k > 0 else d1
+        rules = load_rules()
+        for i in range(d0 + 1, d1):
+            if n[i] in "曰云":
+                w = next((w for w in rules.works if n.endswith(w, d0, i)), None)
+                if w:
+                    return i - len(w)
+        return d1
+
+    def body_end(self, cs: int, ce: int) -> int:
+        return ce - 1 if self.norm[ce - 1] in self.finals else ce
+
+    # -- runs of glosses without 也 -------------------------------------------------------------
+
+    def run(self, cs: int, e: int, then: str = "") -> list[Gloss]:
+        """The clause [cs, e) cut into two or more "A B" glosses, or what ends in a nominal
+        ending (疑立立不安貌|…); ``then``: the term of a marked gloss that follows at e.
+        Only one way to cut it may fit, else nothing (precision first)."""
+        if not self.passage or e - cs > self.cfg["max_run"]:
+            return []
+        cuts = [c for c in self._cuts(cs, e, then, 0) if len(c) > 1 or then or c[0][1]]
+        if len(cuts) != 1:
+            return []
+        return [g for g, _ in cuts[0]]
+
+    def _cuts(self, s: int, e: int, then: str, depth: int) -> list[list[tuple[Gloss, bool]]]:
+        """Every way to read [s, e) as glosses "A B" (a term of the passage opening each);
+        the bool marks a piece closed by a nominal ending, after which anything may follow."""
+        t = self.term_at_start(s, e)
+        if not t or self.truncated(t) or depth > 4:
+            return []
+        term = self.norm[t[0] : t[1]]
+        if t[1] - t[0] >= 4 and term not in self.lexicon:
+            return []
+        out: list[list[tuple[Gloss, bool]]] = []
+        if then:  # the last piece ends where the marked gloss's term begins
+            if self.inner_ok(t, e, term) and self.later(term, then):
+                out.append([(self._g(t, (t[1], e), "A B"), False)])
+        elif depth and (g := next(self.bare(s, e, whole=True), None)):
+            out.append([(g, False)])
+        lo = t[1] + self.cfg["min_inner_definition"]
+        for p in range(lo, e - 1):
+            if not self.inner_ok(t, p, term):
+                continue
+            nxt = self.term_at_start(p, e)
+            ending = any(self.norm.endswith(w, t[1], p) for w in self.cfg["endings"]) or any(
+                self.norm.startswith(w, p) for w in self.cfg["openers"]
+            )
+            if ending and not then and depth == 0 and e - p >= 2:
+                out.append([(self._g(t, (t[1], p), "A B"), True)])
+            word = self.norm[nxt[0] : nxt[1]] if nxt else ""
+            if word and self.boundary(p) and self.later(term, word):
+                for rest in self._cuts(p, e, then, depth + 1):
+                    out.append([(self._g(t, (t[1], p), "A B"), False), *rest])
+        return out
+
+    def inner_ok(self, t: tuple[int, int], p: int, term: str) -> bool:
+        """A definition with no 也 after it: long enough, not cut after a particle."""
+        d = self.norm[t[1] : p]
+        if any(c in self.cfg["not_in_inner_definition"] for c in d) or d in self.passage:
+            return False  # 宾北面|拜者…: the passage's own words go on
+        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
+        if any(a in self.actions and a in self.passage and a not in term for a in acts):
+            return False  # 三耦|递取矢司射反: the passage's acts go on, no noun defining
+        return (
+            len(d) >= self.cfg["min_inner_definition"]
+            and d[-1] not in self.cfg["not_definition_end"]
+            and self.definition_ok(t[1], p, bare=True, term=term)
+        )
+
+    def taken_as(self, cs: int, ce: int) -> Iterator[Gloss]:
+        """A reported or anonymous view "(以)A为B": the commentator takes A to mean B
+        (郑氏谓荐车为进明器之车)."""
+        n = self.norm
+        s = cs + 1 if n[cs] == "以" else cs
+        be = self.body_end(cs, ce)
+        k = n.find("为", s, be)
+        if k <= s:
+            return
+        t = self.term_before(s, k)
+        be = self.stop(k + 1, be)
+        if t and t[0] == s and self.definition_ok(k + 1, be):
+            yield self._g(t, (k + 1, be), "A为B")
+
+    def _g(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
+        n = self.norm
+        return Gloss(t[0], t[1], d[0], d[1], n[t[0] : t[1]], n[d[0] : d[1]], pattern)
+
+    def bare(self, cs: int, ce: int, whole: bool = False) -> Iterator[Gloss]:
+        """``A B也`` and ``A B之名`` (and ``A B者``, a clause closed by 者); ``whole``: the
+        clause is the gloss and nothing else (媵送也), a one-character definition will do."""
+        n = self.norm
+        body_end = self.body_end(cs, ce)
+        t = self.term_at_start(cs, body_end)
+        if not t or self.truncated(t):
+            return
+        term = n[t[0] : t[1]]
+        body_end = self.stop(t[1], body_end)
+        if t[1] - t[0] >= 4 and term not in self.lexicon:
+            return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
+        if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
+            yield self._g(t, (t[1], body_end), "A B之名")
+            return
+        if n[t[1]] == "者":  # A者B也
+            d = n[t[1] + 1 : body_end]
+            banned = self.cfg["not_definition_start_zhe"]
+            if self.definition_ok(t[1] + 1, body_end, term=term) and (
+                self.expansion(term, d) or not any(map(d.startswith, banned))
+            ):
+                yield self._g(t, (t[1] + 1, body_end), "A者B也")
+            return
+        if body_end - t[1] == 1 and not whole:
+            return
+        if self.definition_ok(t[1], body_end, bare=True, term=term):
+            yield self._g(t, (t[1], body_end), "A B也")
+
+    def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
+        n = self.norm
+        body_end = ce - 1 if n[ce - 1] in self.finals else ce
+        for m in re.finditer("谓之|之谓|之言|犹言|犹|即|谓|曰", n[cs:body_end]):
+            k, kend, word = cs + m.start(), cs + m.end(), m.group()
+            if word in ("谓之", "之谓", "曰"):
+                yield from self._named(cs, k, kend, body_end, word)
+            elif word in ("犹", "犹言", "之言"):
+                t = self.term_before(cs, k)
+                if t and closed and self.definition_ok(kend, body_end):
+                    yield self._g(t, (kend, body_end), f"A{word}B也")
+            elif word == "即":
+                yield from self._ji(cs, k, kend, body_end, closed)
+            elif word == "谓" and n[k - 1 : k] not in ("所", "可", "是", "何", "或", "亦"):
+                t = self.term_before(cs, k)
+                if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
+                    continue
+                if t[0] != cs and n[body_end - 1] == "之":
+                    continue
+                term = n[t[0] : t[1]]
+                again = n.find("为" + term, kend, body_end)  # 二三子谓众宾以下为二三子
+                stop = self.stop(kend, body_end)
+                if again > kend:
+                    if self.definition_ok(kend, again):
+                        yield self._g(t, (kend, again), "A谓B")
+                elif closed and self.definition_ok(kend, stop):
+                    yield self._g(t, (kend, stop), "A谓B")
+                else:
+                    w = self._lexicon_word(kend, body_end)
+                    if w:
+                        yield self._g(t, w, "A谓B")
+
+    def _lexicon_word(self, k: int, limit: int, term: str = "") -> tuple[int, int] | None:
+        """The lexicon word opening [k, limit); one character will do for an object naming
+        an object (筹即算)."""
+        for n in range(min(4, limit - k), 0, -1):
+            w = self.norm[k : k + n]
+            if w in self.lexicon and (n > 1 or (self.objects.get(w) and self.objects.get(term))):
+                return k, k + n
+        return None
+
+    def _ji(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
+        n = self.norm
+        nxt = n[kend : kend + 1]
+        if not nxt or nxt in self.cfg["ji_verbs"] or (self.passage and "即" + nxt in self.passage):
+            return
+        t = self.term_before(cs, k)
+        if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
+            return
+        if any(c in n[cs:k] for c in "若如苟则"):  # 若无玄裳即用黄裳: "then"
+            return
+        if closed and n[body_end - 1] != "之" and self.definition_ok(kend, body_end):
+            yield self._g(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
+        elif w := self._lexicon_word(kend, body_end, n[t[0] : t[1]]):
+            yield self._g(t, w, "A即B")
+
+    def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
+        """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
+        n = self.norm
+        if k == cs or n[k - 1] in "故所是则乃亦又谓名":
+            return
+        t = self.term_after(kend, body_end)
+        if not t:
+            return
+        # the definition: from the clause start, a doubled character (贯弁弁之缨), or the
+        # word after an earlier 曰 / 云 in the clause (尔雅曰笙小者谓之和, 一辞曰礼再辞曰固)
+        d0 = cs
+        for i in range(k - 2, cs - 1, -1):
+            if n[i] in self.cfg["named_definition_after"]:  # 诸侯则|去玄黄曰三正
+                d0 = i + 1
+                break
+            if n[i] == n[i + 1]:
+                d0 = i + 1
+                break
+            if n[i] in "曰云":
+                rules = load_rules()
+                cited = any(n.endswith(w, cs, i) for w in (*rules.works, *rules.names))
+                t0 = None if cited else self.term_after(i + 1, k)
+                d0 = t0[1] if t0 and n[i] == "曰" and t0[1] < k else i + 1
+                break
+        if n[d0] == "凡":
+            d0 += 1
+        rules = load_rules()
+        if any(n.endswith(w, d0, k) for w in (*rules.works, *rules.names)):
+            return
+        if self.definition_ok(d0, k) and k - d0 <= 6:
+            pattern = {"曰": "B曰A", "谓之": "B谓之A", "之谓": "B之谓A"}[word]
+            yield self._g(t, (d0, k), pattern)
+            for w in self.cfg["also_named"]:  # 八尺曰仞亦曰寻
+                if n.startswith(w, t[1]) and (t2 := self.term_after(t[1] + len(w), body_end)):
+                    yield self._g(t2, (d0, k), pattern)
+
+
+def find_glosses(text: str, voices: list[Voice] | None = None, passage: str = "") -> list[Gloss]:
+    """Glosses in a block's text, each with the index of the voice that states it."""
+    norm = normalize(text)
+    passage = normalize(passage)
+    voices = voices if voices is not None else split_voices(text)
+    reader = _Reader(norm, passage)
+    out: list[Gloss] = []
+    for i, v in enumerate(voices):
+        start = v.view[0] if v.view else v.body_start
+        end = v.view[1] if v.view else v.end
+        for g in reader.glosses(start, end, view=v.kind in ("report", "anonymous")):
+            out.append(replace(g, voice=i))
+    return out

@@ -1,0 +1,153 @@
+"""Where an opinion accepts or rejects another's view, by explicit wording only.
+
+Three places count (wording in ``patterns/commentary.toml`` [judgements]):
+
+1. the end of a reported view: ``敖君善以为字之误是也`` endorses 敖继公, ``康成谓 … 非也``
+   disputes 郑玄 — the judging opinion is the report itself;
+2. the first words of the author's voice right after a quoted or anonymous view:
+   ``旧说 … 也亦通`` endorses that view (the target is the opinion);
+3. a short name with a strong judgement anywhere: ``敖说得之``, ``当从郑说``;
+4. inside a quoted voice, the end of a view the quoted commentator reports: in ``郝仲舆曰 …
+   康成谓疑者正立自定之貌非也`` 郝敬's opinion disputes 郑玄.
+
+``是也`` and ``从之`` count only in the first two places: elsewhere they close an
+identification (内则 … 是也) or tell what someone did.
+
+>>> from kg.nlp.voices import split_voices
+>>> text = "郑氏谓某贤于某若干纯是也"
+>>> [(j.stance, j.person, j.words) for j in find_judgements(text, split_voices(text))]
+[('endorses', 'zhengxuan', '是也')]
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.nlp.commentary_rules import ANONYMOUS, load_rules
+from kg.nlp.voices import Voice, _view_end, find_reports
+from kg.normalize import normalize
+
+
+@dataclass(frozen=True)
+class Judgement:
+    voice: int  # index of the judging voice (opinion) in the block
+    stance: str  # disputes | endorses
+    start: int  # the words, offsets in the block's text
+    end: int
+    words: str
+    person: str | None  # the commentator judged
+    target: int | None = None  # index of the judged voice, when it is an opinion of the block
+
+
+@lru_cache(maxsize=1)
+def _phrases() -> tuple[list[tuple[str, str]], set[str], str]:
+    j = load_rules().section("judgements")
+    pairs = [(w, "disputes") for w in j["disputes"]] + [(w, "endorses") for w in j["endorses"]]
+    pairs.sort(key=lambda p: len(p[0]), reverse=True)
+    return pairs, set(j["weak"]), j["not_before_dispute"]
+
+
+def _ok(norm: str, start: int, word: str, stance: str) -> bool:
+    _, _, not_before = _phrases()
+    return not (
+        stance == "disputes" and word[0] == "误" and start and norm[start - 1] in not_before
+    )
+
+
+def judgement_suffix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
+    """A judgement phrase closing ``norm[start:end]`` (a final particle may follow it):
+    ``(start, end, words, stance)``."""
+    pairs, _, _ = _phrases()
+    finals = load_rules().finals
+    stops = [end]
+    if end - 1 > start and norm[end - 1] in finals:
+        stops.append(end - 1)
+    for stop in stops:
+        for word, stance in pairs:
+            a = stop - len(word)
+            if a >= start and norm.startswith(word, a) and _ok(norm, a, word, stance):
+                return a, end, norm[a:end], stance
+    return None
+
+
+def judgement_prefix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
+    """A judgement phrase opening ``norm[start:end]`` (after 此说 / 其说 / 斯言)."""
+    pairs, _, _ = _phrases()
+    for lead in (*load_rules().section("judgements")["leads"], ""):
+        if not norm.startswith(lead, start):
+            continue
+        a = start + len(lead)
+        for word, stance in pairs:
+            if norm.startswith(word, a) and a + len(word) <= end and _ok(norm, a, word, stance):
+                return start, a + len(word), norm[start : a + len(word)], stance
+    return None
+
+
+@lru_cache(maxsize=1)
+def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
+    rules = load_rules()
+    short = dict(rules.section("judgements")["short_names"])
+    names = {**{n + "说": s for n, s in rules.names.items()}, **short}
+    pairs, weak, _ = _phrases()
+    strong = [w for w, _ in pairs if w not in weak]
+    alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    words = "|".join(map(re.escape, strong))
+    return re.compile(f"(?P<name>{alt})(?:[^也矣]{{0,3}}?)(?P<word>{words})"), names
+
+
+_FOLLOW = re.compile(r"(?:当从|宜从|从)(?P<name>\w{1,3}?说)")
+
+
+def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
+    norm = normalize(text)
+    pairs, _, _ = _phrases()
+    stance_of = dict(pairs)
+    named_re, names = _named_re()
+    found: list[Judgement] = []
+    for i, v in enumerate(voices):
+        if v.kind == "report" and v.view:
+            j = judgement_suffix(norm, v.view[0], v.end)
+            if j:
+                found.append(Judgement(i, j[3], j[0], j[1], j[2], v.reports))
+        if v.kind == "quote":  # the quoted commentator judging a view he reports
+            rules = load_rules()
+            for slug, _, b in find_reports(norm, v.body_start, v.end, rules):
+                view_end, stop = _view_end(norm, b, v.end, rules, verdict=True)
+                j = judgement_prefix(norm, view_end, stop) if stop > view_end else None
+                if j and slug != v.speaker:
+                    found.append(Judgement(i, j[3], j[0], j[1], j[2], slug))
+        prev = voices[i - 1] if i else None
+        if (
+            prev is not None
+            and v.kind in ("author", "note")
+            and prev.kind in ("quote", "anonymous", "report")
+        ):
+            j = judgement_prefix(norm, v.body_start, v.end)
+            if j:
+                person = prev.reports if prev.kind == "report" else prev.speaker
+                target = None if prev.kind == "report" else i - 1
+                found.append(Judgement(i, j[3], j[0], j[1], j[2], person or ANONYMOUS, target))
+        for m in named_re.finditer(norm, v.body_start, v.end):
+            word = m.group("word")
+            if _ok(norm, m.start("word"), word, stance_of[word]):
+                found.append(
+                    Judgement(
+                        i, stance_of[word], m.start(), m.end(), m.group(), names[m.group("name")]
+                    )
+                )
+        for m in _FOLLOW.finditer(norm, v.body_start, v.end):
+            if m.group("name") in names:
+                found.append(
+                    Judgement(i, "endorses", m.start(), m.end(), m.group(), names[m.group("name")])
+                )
+    # one judgement per words: the first reading of them wins
+    seen: set[tuple[int, int]] = set()
+    out = []
+    for j in found:
+        if any(a < j.end and j.start < b for a, b in seen):
+            continue
+        seen.add((j.start, j.end))
+        out.append(j)
+    return out

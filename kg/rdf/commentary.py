@@ -1,0 +1,280 @@
+"""The commentary layer of one 【…】 block → quads (graph ``commentary``).
+
+For each block: its voices as ``lj:Opinion`` (commentator, voice, attribution, span, the
+commentators reported), the glosses each states (``lj:Gloss``), the works cited
+(``lj:Citation``, ``lj:cites``), the judgements (``lj:Judgement``, ``lj:disputes`` /
+``lj:endorses``), statements on the wording (``lj:ReadingNote``; a glued ``lj:TextualNote``
+gets them on itself), and ``lj:stepLabel`` on the unit commented on for a 此X也 summary.
+
+IRIs, under the block's: ``o2`` its second opinion, ``g1`` its first gloss, ``q1`` citation,
+``j1`` judgement, ``t1`` reading note. A speaker the vocabulary lacks is minted as
+``person/<pinyin>`` with his name, once per build, and reported as a build issue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from rdflib import RDF, RDFS, URIRef
+from rdflib.namespace import SKOS
+
+from kg.align import Unit
+from kg.model import Issue
+from kg.nlp.citations import find_citations
+from kg.nlp.commentary_rules import load_rules
+from kg.nlp.extract import Mention
+from kg.nlp.glosses import find_glosses
+from kg.nlp.judgements import find_judgements
+from kg.nlp.textual import ReadingNote, find_readings
+from kg.nlp.voices import Voice, find_reports, split_voices, step_labels
+from kg.normalize import normalize
+from kg.rdf.namespaces import FOAF, LJ, PROV
+from kg.rdf.terms import Lit, Quad, en, integer, zh
+
+if TYPE_CHECKING:
+    from kg.rdf.emit import Emitter
+
+PERSON = "https://w3id.org/lijing/id/person/"
+SCHEME = "https://w3id.org/lijing/id/scheme/commentators"
+
+
+class CommentaryLayer:
+    """Emits the commentary of the blocks an :class:`Emitter` walks."""
+
+    def __init__(self, emitter: Emitter) -> None:
+        self.e = emitter
+        self.minted: set[str] = set()
+        self.lexicon_iris = _lexicon_iris()
+
+    # -- helpers --------------------------------------------------------------------------------
+
+    def person(self, slug: str) -> URIRef:
+        return self.e.m.vocab(PERSON + slug)
+
+    def span(self, node: URIRef, block: URIRef, text: str, a: int, b: int) -> Iterator[Quad]:
+        g = self.e.g_comm
+        yield node, LJ.inUnit, block, g
+        yield node, LJ.charStart, integer(a), g
+        yield node, LJ.charEnd, integer(b), g
+        yield node, LJ.text, zh(text[a:b]), g
+
+    # -- one block ------------------------------------------------------------------------------
+
+    def block(
+        self,
+        block: URIRef,
+        unit: Unit,
+        cls: URIRef,
+        found: list[Mention] | None,
+        target: URIRef | None,
+        target_text: str,
+    ) -> Iterator[Quad]:
+        text = unit.canonical.text
+        voices = split_voices(text)
+        opinions = [self.e.m.child(block, f"o{i}") for i in range(1, len(voices) + 1)]
+        for i, v in enumerate(voices):
+            yield from self.opinion(block, opinions[i], i + 1, v, text, found, unit)
+        yield from self.glosses(block, opinions, text, voices, target_text)
+        yield from self.citations(block, opinions, text, voices)
+        yield from self.judgements(block, opinions, text, voices)
+        notes = find_readings(text, passage=target_text)
+        if cls == LJ.TextualNote and notes:
+            yield from self.reading(block, notes[0])
+            notes = notes[1:]
+        yield from self.readings(block, opinions, text, voices, notes)
+        if target is not None:
+            for _, label, _, _ in step_labels(text, voices):
+                yield target, LJ.stepLabel, zh(label), self.e.g_comm
+                self.e.count("step labels")
+
+    def opinion(
+        self,
+        block: URIRef,
+        node: URIRef,
+        order: int,
+        v: Voice,
+        text: str,
+        found: list[Mention] | None,
+        unit: Unit,
+    ) -> Iterator[Quad]:
+        g = self.e.g_comm
+        for mt in found or ():
+            if v.start <= mt.start < v.end:
+                yield node, LJ.mentions, self.e.m.vocab(mt.iri), self.e.g_ment
+        person = self.person(v.speaker)
+        if v.name:
+            yield from self.mint(v, unit)
+        yield block, LJ.hasOpinion, node, g
+        yield node, RDF.type, LJ.Opinion, g
+        yield node, LJ.order, integer(order), g
+        yield node, LJ.commentator, person, g
+        yield node, PROV.wasAttributedTo, person, g
+        yield node, LJ.voice, Lit(v.kind), g
+        if v.marker:
+            yield node, LJ.attribution, zh(text[v.marker[0] : v.marker[1]]), g
+        yield from self.span(node, block, text, v.start, v.end)
+        label = normalize(text[v.start : v.end])
+        yield node, RDFS.label, zh(label if len(label) <= 12 else label[:12] + "…"), g
+        self.e.count("opinions")
+        reported = [v.reports] if v.reports else []
+        if v.kind == "quote":  # the quoted commentator reporting a third (郑注 … in 万充宗曰)
+            norm = normalize(text)
+            reported += [s for s, _, _ in find_reports(norm, v.body_start, v.end)]
+        for slug in dict.fromkeys(reported):
+            if slug != v.speaker:
+                yield node, LJ.reports, self.person(slug), g
+                self.e.count("reports")
+        if v.view:
+            yield node, LJ.reportedText, zh(text[v.view[0] : v.view[1]]), g
+
+    def mint(self, v: Voice, unit: Unit) -> Iterator[Quad]:
+        """A speaker the commentator vocabulary lacks: a Commentator with his name."""
+        if v.speaker in self.minted:
+            return
+        self.minted.add(v.speaker)
+        g = self.e.g_comm
+        person = self.person(v.speaker)
+        name = normalize(v.name or v.speaker)
+        yield person, RDF.type, LJ.Commentator, g
+        yield person, RDF.type, SKOS.Concept, g
+        yield person, SKOS.inScheme, self.e.m.vocab(SCHEME), g
+        yield person, SKOS.prefLabel, zh(name), g
+        yield person, RDFS.label, zh(name), g
+        yield person, FOAF.name, zh(name), g
+        if v.name and v.name != name:
+            yield person, SKOS.altLabel, zh(v.name), g
+        yield (
+            person,
+            SKOS.editorialNote,
+            en("Found as a speaker (X曰) in the text; not in ontology/commentators.ttl."),
+            g,
+        )
+        self.e.count("new commentators")
+        r = unit.canonical
+        line = r.doc.line_of(r.start)
+        r.doc.issues.append(
+            Issue(
+                "commentator",
+                line,
+                r.start,
+                r.end,
+                f"{v.name}曰: a speaker the commentator vocabulary lacks, "
+                f"minted as person/{v.speaker}",
+            )
+        )
+
+    def glosses(
+        self,
+        block: URIRef,
+        opinions: list[URIRef],
+        text: str,
+        voices: list[Voice],
+        target_text: str,
+    ) -> Iterator[Quad]:
+        g = self.e.g_comm
+        for n, gl in enumerate(find_glosses(text, voices, passage=target_text), 1):
+            node = self.e.m.child(block, f"g{n}")
+            yield opinions[gl.voice], LJ.hasGloss, node, g
+            yield node, RDF.type, LJ.Gloss, g
+            yield node, LJ.glossTerm, zh(gl.term), g
+            yield node, LJ.glossDefinition, zh(gl.definition), g
+            yield node, LJ.glossPattern, Lit(gl.pattern), g
+            yield node, RDFS.label, zh(f"{gl.term}：{gl.definition}"), g
+            yield from self.span(node, block, text, gl.start, gl.end)
+            yield node, LJ.termStart, integer(gl.term_start), g
+            yield node, LJ.termEnd, integer(gl.term_end), g
+            for iri in self.lexicon_iris.get(gl.term, ()):
+                yield node, LJ.glossOf, self.e.m.vocab(iri), g
+            self.e.count("glosses")
+
+    def citations(
+        self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
+    ) -> Iterator[Quad]:
+        g = self.e.g_comm
+        for n, c in enumerate(find_citations(text, voices), 1):
+            node = self.e.m.child(block, f"q{n}")
+            work = self.e.m.vocab(f"https://w3id.org/lijing/id/work/{c.work}")
+            yield opinions[c.voice], LJ.cites, work, g
+            yield opinions[c.voice], LJ.hasCitation, node, g
+            yield node, RDF.type, LJ.Citation, g
+            yield node, LJ.cites, work, g
+            yield node, RDFS.label, zh(c.name + (f"：{c.quote}" if c.quote else "")), g
+            end = c.quote_span[1] if c.quote_span else c.end
+            yield from self.span(node, block, text, c.start, end)
+            if c.quote_span:
+                yield node, LJ.quotedText, zh(text[c.quote_span[0] : c.quote_span[1]]), g
+                yield node, LJ.quoteStart, integer(c.quote_span[0]), g
+            self.e.count("citations")
+
+    def judgements(
+        self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
+    ) -> Iterator[Quad]:
+        g = self.e.g_comm
+        for n, j in enumerate(find_judgements(text, voices), 1):
+            node = self.e.m.child(block, f"j{n}")
+            prop = LJ.disputes if j.stance == "disputes" else LJ.endorses
+            judging = opinions[j.voice]
+            targets = [self.person(j.person)] if j.person else []
+            if j.target is not None:
+                targets.insert(0, opinions[j.target])
+            for t in targets:
+                yield judging, prop, t, g
+                yield node, LJ.judges, t, g
+            yield judging, LJ.hasJudgement, node, g
+            yield node, RDF.type, LJ.Judgement, g
+            yield node, LJ.stance, Lit(j.stance), g
+            yield node, LJ.evidenceText, zh(text[j.start : j.end]), g
+            yield node, RDFS.label, zh(text[j.start : j.end]), g
+            yield from self.span(node, block, text, j.start, j.end)
+            self.e.count("judgements")
+
+    def reading(self, node: URIRef, note: ReadingNote) -> Iterator[Quad]:
+        g = self.e.g_comm
+        yield node, LJ.noteKind, Lit(note.kind), g
+        for prop, value in (
+            (LJ.reading, note.reading),
+            (LJ.proposedReading, note.proposed),
+            (LJ.variantReading, note.variant),
+            (LJ.edition, note.edition),
+            (LJ.locus, note.locus),
+        ):
+            if value:
+                yield node, prop, zh(value), g
+        self.e.count("reading notes")
+
+    def readings(
+        self,
+        block: URIRef,
+        opinions: list[URIRef],
+        text: str,
+        voices: list[Voice],
+        notes: list[ReadingNote],
+    ) -> Iterator[Quad]:
+        g = self.e.g_comm
+        for n, note in enumerate(notes, 1):
+            node = self.e.m.child(block, f"t{n}")
+            voice = next((i for i, v in enumerate(voices) if v.start <= note.start < v.end), 0)
+            if not opinions:
+                return
+            yield opinions[voice], LJ.hasReadingNote, node, g
+            yield node, RDF.type, LJ.ReadingNote, g
+            yield from self.span(node, block, text, note.start, note.end)
+            yield from self.reading(node, note)
+
+
+def _lexicon_iris() -> dict[str, tuple[str, ...]]:
+    """Normalized form → the concept IRIs a glossed term may stand for: only forms that name
+    one concept (爵 the cup and 爵 the rank stay unlinked)."""
+    from kg.nlp.lexicon import load_lexicon
+    from kg.vocab import load_concepts
+
+    forms: dict[str, set[str]] = {}
+    for form, entries in load_lexicon().entries.items():
+        if all(e.type != "commentator" for e in entries):
+            forms.setdefault(form, set()).update(e.iri for e in entries)
+    for c in load_concepts("actions.ttl").values():
+        for form in c.forms:
+            forms.setdefault(form, set()).add(str(c.iri))
+    rules = load_rules()
+    return {f: tuple(sorted(i)) for f, i in forms.items() if len(i) == 1 and f not in rules.names}
