@@ -1,0 +1,116 @@
+"""``kg serve`` (SPARQL endpoint and linked-data pages) and ``kg publish`` (push the named
+graphs to another store); each parses options and calls a plain function."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kg.resources import default_store
+
+
+def _store_option(fn):  # type: ignore[no-untyped-def]
+    return click.option(
+        "--store",
+        type=click.Path(path_type=Path, file_okay=False),
+        default=None,
+        help="Store directory (default: $KG_STORE or .kg/store in the project).",
+    )(fn)
+
+
+def _size(value: str) -> int:
+    units = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}
+    v = value.strip().lower().removesuffix("b")
+    try:
+        return int(float(v[:-1]) * units[v[-1]]) if v and v[-1] in units else int(v)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not a size (e.g. 1M, 512k)") from None
+
+
+@click.command()
+@_store_option
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
+@click.option(
+    "--timeout", default=30.0, show_default=True, type=float, help="Seconds a query may run."
+)
+@click.option(
+    "--limit", default=10_000, show_default=True, type=int, help="Most rows or triples sent."
+)
+@click.option("--workers", default=None, type=int, help="Query worker processes [4 × CPUs].")
+@click.option(
+    "--max-request", default="1M", show_default=True, help="Largest request body / query string."
+)
+@click.option(
+    "--worker-memory",
+    default=2048,
+    show_default=True,
+    type=int,
+    help="MB of address space per worker (0: no cap).",
+)
+@click.option("--get", "get_path", default=None, help="Answer one GET of PATH here and exit.")
+@click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
+def serve(
+    store: Path | None,
+    host: str,
+    port: int,
+    timeout: float,
+    limit: int,
+    workers: int | None,
+    max_request: str,
+    worker_memory: int,
+    get_path: str | None,
+    log_level: str,
+) -> None:
+    """Serve the store: SPARQL 1.1 endpoint (/sparql), linked-data pages, dumps, VoID."""
+    from kg.server.config import ServeConfig
+    from kg.server.run import get_once, run_server
+    from kg.store import open_store
+
+    path = store or default_store()
+    open_store(path)  # a missing or unreadable store stops here, with its message
+    if timeout <= 0 or limit <= 0:
+        raise click.BadParameter("--timeout and --limit must be positive")
+    kwargs = {} if workers is None else {"workers": max(1, workers)}
+    config = ServeConfig(
+        store=path,
+        timeout=timeout,
+        limit=limit,
+        max_request=_size(max_request),
+        worker_memory=worker_memory or None,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    if get_path is not None:
+        status, text = get_once(config, get_path)
+        click.echo(text, nl=not text.endswith("\n"))
+        sys.exit(0 if status == 200 else 1)
+    run_server(config, host, port, log_level)
+
+
+@click.command()
+@_store_option
+@click.option("--endpoint", required=True, help="Graph Store Protocol URL, e.g. …/store.")
+@click.option("--auth", default=None, metavar="USER:PASS", help="HTTP basic authentication.")
+@click.option("--graph", "graphs", multiple=True, help="Only this named graph (repeatable).")
+@click.option("--timeout", default=300.0, show_default=True, type=float, help="Seconds per PUT.")
+def publish(
+    store: Path | None, endpoint: str, auth: str | None, graphs: tuple[str, ...], timeout: float
+) -> None:
+    """Send each named graph to a SPARQL 1.1 Graph Store (PUT ?graph=IRI)."""
+    from kg.publish import parse_auth
+    from kg.publish import publish as run_publish
+
+    def show(s) -> None:  # type: ignore[no-untyped-def]
+        click.echo(f"PUT <{s.graph}> {s.triples:,} triples → {s.status} ({s.seconds:.1f} s)")
+
+    sent = run_publish(
+        store or default_store(),
+        endpoint,
+        auth=parse_auth(auth),
+        graphs=list(graphs) or None,
+        timeout=timeout,
+        on_sent=show,
+    )
+    click.echo(f"Published {len(sent)} graphs, {sum(s.triples for s in sent):,} triples")

@@ -1,0 +1,160 @@
+"""``create_app(config)``: the routes and middleware of ``kg serve``, nothing else."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from kg.server import dumps, pages, sparql
+from kg.server.config import ServeConfig
+from kg.server.context import ServerContext
+
+STATIC = Path(__file__).parent / "static"
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+class LimitRequestSize:
+    """413 for a body (or 414 for a query string) over the limit, before it is read whole."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        if len(scope.get("query_string", b"")) > self.max:
+            return await _plain(send, 414, f"query string over {self.max} bytes")
+        length = dict(scope["headers"]).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max):
+            return await _plain(send, 413, f"request body over {self.max} bytes")
+        seen = 0
+        started = False
+
+        async def counted() -> Message:
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max:
+                    raise _TooLarge
+            return message
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracking_send)
+        except _TooLarge:
+            if not started:
+                await _plain(send, 413, f"request body over {self.max} bytes")
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = f"{status}: {text}\n".encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/plain; charset=utf-8"),
+                (b"content-length", str(len(body)).encode()),
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+class SecurityHeaders:
+    """nosniff everywhere; a strict Content-Security-Policy on HTML."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                headers.append((b"x-content-type-options", b"nosniff"))
+                ctype = dict(headers).get(b"content-type", b"")
+                if ctype.startswith(b"text/html"):
+                    headers.append((b"content-security-policy", CSP.encode()))
+                    headers.append((b"referrer-policy", b"same-origin"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def create_app(config: ServeConfig) -> Starlette:
+    ctx = ServerContext(config)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await ctx.pool.start()
+        logging.getLogger("uvicorn.error").info(
+            "serving %s with %d query workers (timeout %g s, at most %d rows; network "
+            "isolation of workers: %s)",
+            config.store,
+            ctx.pool.size,
+            config.timeout,
+            config.limit,
+            "on" if ctx.pool.isolated else "not available here",
+        )
+        try:
+            yield
+        finally:
+            await ctx.pool.close()
+
+    protocol = ["GET", "POST", "PUT", "DELETE", "PATCH"]  # others get 405 from sparql.py
+    routes = [
+        Route("/", pages.home, name="home"),
+        Route("/sparql", sparql.endpoint, methods=protocol, name="sparql"),
+        Route("/sparql/", sparql.endpoint, methods=protocol),
+        Route("/id/{path:path}", pages.resource, name="resource"),
+        Route("/id", pages.resource),
+        Route("/ontology", pages.ontology, name="ontology"),
+        Route("/ontology.{ext}", pages.ontology),
+        Route("/.well-known/void", pages.void, name="void"),
+        Route("/download/{name}", dumps.download, name="download"),
+        Route("/graph-store", pages.graph_store, name="graph_store"),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    middleware = [
+        Middleware(SecurityHeaders),
+        Middleware(
+            CORSMiddleware,
+            allow_origins=["*"],
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Accept", "Content-Type", "Authorization"],
+            expose_headers=["X-SPARQL-MaxRows", "Content-Location", "Link"],
+            max_age=86400,
+        ),
+        Middleware(LimitRequestSize, max_bytes=config.max_request),
+    ]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.kg = ctx
+    app.state.dumps = dumps.DumpCache(Path(config.store), config.dumps)
+    return app
