@@ -1,0 +1,106 @@
+"""``kg validate``: SHACL shapes, declared terms, the ontology's own terms, OWL RL consistency.
+
+Exit code 0 when nothing is violated (warnings are listed), 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from kg.resources import default_store
+from kg.store import PREFIXES
+
+SHOWN = 5  # focus nodes listed per group of findings
+_SHORT = {
+    **PREFIXES,
+    "ljsh": "https://w3id.org/lijing/shapes#",
+    "ljd": "https://w3id.org/lijing/id/",
+}
+_TITLES = {
+    "shacl": "SHACL",
+    "terms": "terms",
+    "ontology": "ontology",
+    "owlrl": "OWL RL",
+}
+
+
+def short(iri: str | None) -> str:
+    """An IRI as a prefixed name where a usual prefix fits."""
+    if not iri:
+        return ""
+    best = max((ns for ns in _SHORT.values() if iri.startswith(ns)), key=len, default=None)
+    if best is None:
+        return iri
+    prefix = next(p for p, ns in _SHORT.items() if ns == best)
+    return f"{prefix}:{iri[len(best) :]}"
+
+
+def render_text(report: object, where: str) -> str:
+    """The report for a person: one line per check, then its findings grouped by shape,
+    path and message, with the first few focus nodes of each group."""
+    lines = [f"kg validate {where}: {report.triples:,} triples in {report.graphs} named graphs"]  # type: ignore[attr-defined]
+    for c in report.checks:  # type: ignore[attr-defined]
+        mark = "-" if c.skipped else ("✓" if c.ok else "✗")
+        lines.append(f"{mark} {_TITLES.get(c.name, c.name):9} {c.summary}  [{c.seconds:.1f} s]")
+        groups: dict[tuple, list] = {}
+        for f in c.findings:
+            groups.setdefault((f.severity, f.shape, f.path, f.message), []).append(f)
+        for (severity, shape, path, message), found in groups.items():
+            head = " · ".join(x for x in (short(shape), short(path)) if x)
+            tag = "" if severity == "Violation" else f"{severity.lower()}: "
+            n = len(found)
+            nodes = f"{n} node" if n == 1 else f"{n} nodes"
+            lines.append(f"    {tag}{head + ': ' if head else ''}{message}  ({nodes})")
+            for f in found[:SHOWN]:
+                value = f"  value: {f.value}" if f.value and f.value != f.focus else ""
+                if f.focus or value:
+                    lines.append(f"        {short(f.focus)}{value}")
+            if n > SHOWN:
+                lines.append(f"        … and {n - SHOWN} more (--format turtle lists every one)")
+    verdict = "valid" if report.ok else "NOT valid"  # type: ignore[attr-defined]
+    lines.append(
+        f"{verdict}: {report.violations:,} violations, {report.warnings:,} warnings"  # type: ignore[attr-defined]
+    )
+    return "\n".join(lines)
+
+
+@click.command("validate")
+@click.option(
+    "--store",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Store directory (default: $KG_STORE or .kg/store in the project).",
+)
+@click.option(
+    "-f",
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "turtle"]),
+    default="text",
+    show_default=True,
+    help="text: grouped for reading; turtle: a SHACL validation report.",
+)
+@click.option(
+    "--owl-sample",
+    type=click.IntRange(min=0),
+    default=25,
+    show_default=True,
+    help="Instances per class in the OWL RL closure (0 skips it; owlrl is slow).",
+)
+def validate_command(store: Path | None, fmt: str, owl_sample: int) -> None:
+    """Check the built graph: SHACL shapes, declared terms, the ontology, OWL RL consistency."""
+    from kg.store import open_store
+    from kg.validate import validate_store
+
+    path = store or default_store()
+    report = validate_store(open_store(path), owl_sample_size=owl_sample)
+    if fmt == "turtle":
+        sys.stdout.buffer.write(report.to_graph().serialize(format="turtle", encoding="utf-8"))
+        sys.stdout.flush()
+    else:
+        click.echo(render_text(report, str(path)))
+    if not report.ok:
+        sys.exit(1)
