@@ -10,7 +10,7 @@ files were given in.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from functools import cached_property
@@ -143,6 +143,26 @@ class Corpus:
     def chapters(self) -> list[MChapter]:
         return [c for j in self.juans for c in j.chapters]
 
+    def units(self) -> Iterator[tuple[Unit, str]]:
+        """Every unit with text, and whether it is "classic" (经文, 记) or "commentary"."""
+
+        def walk(u: Unit, kind: str) -> Iterator[tuple[Unit, str]]:
+            yield u, kind
+            for n in (*u.notes, *u.commentary):
+                yield from walk(n, "commentary")
+
+        for j in self.juans:
+            for p in j.prefaces:
+                yield from walk(p, "commentary")
+            for c in j.chapters:
+                for p in c.prefaces:
+                    yield from walk(p, "commentary")
+                for s in c.sections:
+                    for u in (*s.notes, *s.orphans):
+                        yield from walk(u, "commentary")
+                    for u in (*s.passages, *s.records):
+                        yield from walk(u, "classic")
+
 
 # -- sequence merging ------------------------------------------------------------------------
 
@@ -171,9 +191,17 @@ def pair_up(
 
 
 def merge(
-    groups: Sequence[Sequence[T]], key: Callable[[T], str], similar: Callable[[T, T], bool]
+    groups: Sequence[Sequence[T]],
+    key: Callable[[T], str],
+    similar: Callable[[T, T], bool],
+    parts: bool = False,
 ) -> list[list[T]]:
-    """Clusters of items that are one unit across witnesses, in a combined reading order."""
+    """Clusters of items that are one unit across witnesses, in a combined reading order.
+
+    ``parts``: groups given in reading order may be consecutive parts rather than witnesses
+    (a chapter running on from one juan file into the next): a group sharing nothing with
+    the fuller one goes before it when it comes first.
+    """
     groups = [g for g in groups if g]
     if not groups:
         return []
@@ -182,6 +210,9 @@ def merge(
     for gi in order[1:]:
         seq = groups[gi]
         pairs = pair_up([c[0] for c in merged], seq, key, similar)
+        if parts and not pairs and gi < order[0]:
+            merged = [[x] for x in seq] + merged
+            continue
         out: list[list[T]] = []
         mi = sj = 0
         for i, j in pairs:
@@ -210,7 +241,7 @@ def _similar_text(a: str, b: str) -> bool:
 def _reading(doc: Document, u: TextUnit | Note) -> Reading:
     if isinstance(u, TextUnit):
         return Reading(doc, u.kind, u.text, list(u.pieces), u)
-    return Reading(doc, u.kind, u.text, [(u.start, u.end)], u, partial=not u.opened)
+    return Reading(doc, u.kind, u.text, list(u.pieces), u, partial=not u.opened)
 
 
 def _units(items: list[list[tuple[Document, TextUnit | Note]]]) -> list[Unit]:
@@ -320,6 +351,7 @@ def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
         [[(d, s) for s in c.sections if not s.empty] for d, c in readings],
         key=_section_key,
         similar=_same_section,
+        parts=True,
     )
     for cl in clusters:
         title = next((s.title for _, s in cl if s.title), None)
@@ -328,8 +360,60 @@ def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
         ms.records = _units([[(d, r) for r in s.records] for d, s in cl])
         ms.notes = _units([[(d, n) for n in s.notes] for d, s in cl])
         mc.sections.append(ms)
+    _records_read_as_passages(mc)
     _place_orphans(mc, readings)
     return mc
+
+
+def _records_read_as_passages(mc: MChapter) -> None:
+    """A Record (记 after 右X) that another witness reads as a Passage is one unit, a Record.
+
+    A layout that hides where a heading's Records end runs them on as 经文 of the next
+    section (seed 001 does so with the 再加 and 三加 祝辞 of 士冠礼), while a Record is only
+    ever read after its heading: the Record keeps its place and takes the passage's
+    readings and commentary.
+    """
+    records = [u for ms in mc.sections for u in ms.records]
+    if not records:
+        return
+    for ms in mc.sections:
+        kept = []
+        for p in ms.passages:
+            docs = {id(r.doc) for r in p.readings}
+            rec = next(
+                (
+                    r
+                    for r in records
+                    if not docs & {id(x.doc) for x in r.readings}
+                    and (
+                        r.canonical.skeleton == p.canonical.skeleton
+                        or _similar_text(r.canonical.skeleton, p.canonical.skeleton)
+                    )
+                ),
+                None,
+            )
+            if rec is None:
+                kept.append(p)
+            else:
+                _combine([rec, p])
+        ms.passages = kept
+
+
+def _combine(units: list[Unit]) -> Unit:
+    """Fold the readings of ``units`` (one unit read by different witnesses) into the first."""
+    first = units[0]
+    for u in units[1:]:
+        first.readings.extend(u.readings)
+    for attr in ("commentary", "notes"):
+        clusters = merge(
+            [getattr(u, attr) for u in units],
+            key=lambda b: b.canonical.skeleton,
+            similar=lambda a, b: _similar_text(a.canonical.skeleton, b.canonical.skeleton),
+        )
+        setattr(first, attr, [_combine(cl) for cl in clusters])
+    for cached in ("canonical", "key", "full_key"):
+        first.__dict__.pop(cached, None)
+    return first
 
 
 def _section_key(x: tuple[Document, Section]) -> str:

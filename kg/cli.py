@@ -71,34 +71,50 @@ def cli() -> None:
     "--rdf",
     "rdf",
     multiple=True,
-    type=click.Path(path_type=Path, exists=True, dir_okay=False),
-    help="RDF file to add, in its own named graph (repeatable).",
+    metavar="[GRAPH_IRI=]FILE",
+    help="RDF file to add, in its own named graph: GRAPH_IRI, or graph/user/<file stem>.",
 )
 @click.option("--base", default=DEFAULT_BASE, show_default=True, help="Base IRI of the data.")
 @click.option("--encoding", default="utf-8", show_default=True, help="Text encoding of sources.")
 @click.option("-v", "--verbose", is_flag=True, help="List every reported issue.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress display.")
+@click.option(
+    "-j",
+    "--jobs",
+    type=click.IntRange(1),
+    default=1,
+    show_default=True,
+    help="Processes that find mentions and acts (the graph is the same for any number).",
+)
 def build(
     sources: tuple[Path, ...],
     store: Path | None,
-    rdf: tuple[Path, ...],
+    rdf: tuple[str, ...],
     base: str,
     encoding: str,
     verbose: bool,
     quiet: bool,
+    jobs: int,
 ) -> None:
     """Read the sources and build the graph into the store (replacing it only on success)."""
     from kg.build import build as run_build
+    from kg.build import rdf_argument
     from kg.cli_output import build_progress, print_build_report
 
+    files = [rdf_argument(r) for r in rdf]
+    for f in files:
+        path = f[1] if isinstance(f, tuple) else f
+        if not path.is_file():
+            raise click.BadParameter(f"{path}: no such file", param_hint="--rdf")
     with build_progress(quiet) as progress:
         report = run_build(
             list(sources) or default_sources(),
             _store(store),
             base=base,
             encoding=encoding,
-            rdf=list(rdf),
+            rdf=files,
             progress=progress,
+            jobs=jobs,
         )
     print_build_report(report, verbose)
 
@@ -173,6 +189,30 @@ def stats(store: Path | None, as_json: bool) -> None:
         click.echo(json.dumps({"classes": classes, "graphs": graphs}, ensure_ascii=False, indent=2))
     else:
         print_stats(classes, graphs)
+
+
+# -- commands defined in their own modules: one import and one add_command line each ---------
+
+from kg.cli_eval import eval_command  # noqa: E402
+
+cli.add_command(eval_command)
+from kg.cli_lexicon import lexicon  # noqa: E402
+
+cli.add_command(lexicon)
+from kg.cli_serve import publish, serve  # noqa: E402
+
+cli.add_command(serve)
+cli.add_command(publish)
+from kg.cli_export import export_command  # noqa: E402
+
+cli.add_command(export_command)
+from kg.cli_validate import validate_command  # noqa: E402
+
+cli.add_command(validate_command)
+from kg.cli_docs import docs_command  # noqa: E402
+
+cli.add_command(docs_command)
+# (end of command modules)
 
 
 def main() -> None:  # pragma: no cover

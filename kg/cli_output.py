@@ -53,11 +53,24 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
         ("prefaces", "prefaces"),
         ("notes", "textual/source notes"),
         ("opinions", "opinions"),
+        ("reports", "reports"),
+        ("glosses", "glosses"),
+        ("citations", "citations"),
+        ("judgements", "judgements"),
+        ("reading notes", "reading notes"),
+        ("step labels", "step labels"),
+        ("new commentators", "new commentators"),
+        ("mentions", "mentions"),
+        ("acts", "ritual acts"),
+        ("derived relations", "derived relations"),
         ("witnesses", "witness readings"),
     ]
     click.echo("  " + " · ".join(f"{label} {c.get(key, 0):,}" for key, label in parts))
     layers = " · ".join(f"{g.rsplit('/', 1)[-1]} {n:,}" for g, n in r.graphs.items())
     click.echo(f"  triples {r.triples:,} ({layers})")
+    if verbose and r.phases:
+        spent = " · ".join(f"{k} {v:.1f}" for k, v in r.phases.items())
+        click.echo(f"  seconds: {spent}")
     kinds = Counter(i.kind for _, i in r.issues)
     if kinds:
         summary = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))

@@ -7,6 +7,7 @@ character (the lossless property the tests check).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
@@ -29,7 +30,8 @@ class Seg(StrEnum):
     ABSTRACT = "abstract"  # 提要
     FURNITURE = "furniture"  # 钦定四库全书, 无锡蔡德晋撰, [book_title]卷一
     METADATA = "metadata"  # [book_name]… header of a web export
-    LAYOUT = "layout"  # line breaks, indentation, separators
+    LAYOUT = "layout"  # line breaks, indentation, separators, column marks (¶, /)
+    PAGE = "page-marker"  # <pb:KR1d0044_WYG_001-2a>: where a printed page begins
     NOISE = "noise"  # page headers, web footers, catalogue tags
 
 
@@ -53,7 +55,12 @@ class Issue:
 
 @dataclass
 class Note:
-    """One 【…】 block: commentary, textual or source note (``text``: inside the brackets)."""
+    """One 【…】 block: commentary, textual or source note (``text``: inside the brackets).
+
+    A note printed over several lines (an interlinear note in two small columns) is read
+    from several stretches of the file: ``pieces`` are those spans, in reading order;
+    ``start``/``end`` enclose them all.
+    """
 
     kind: Seg
     text: str
@@ -61,6 +68,11 @@ class Note:
     end: int
     opened: bool = True  # False: a 】 whose 【 lies before the fragment began
     closed: bool = True  # False: a 【 never closed on its line
+    pieces: list[tuple[int, int]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.pieces:
+            self.pieces = [(self.start, self.end)]
 
     @property
     def inner_start(self) -> int:
@@ -135,7 +147,7 @@ class Chapter:
 @dataclass
 class Juan:
     number: int | None = None
-    placement: str = "marker"  # marker | close-marker | manifest | unknown
+    placement: str = "marker"  # marker | close-marker | header | manifest | unknown
     open_span: tuple[int, int] | None = None
     close_span: tuple[int, int] | None = None
     prefaces: list[Preface] = field(default_factory=list)
@@ -152,10 +164,30 @@ class Document:
     juans: list[Juan] = field(default_factory=list)
     segments: list[Segment] = field(default_factory=list)
     issues: list[Issue] = field(default_factory=list)
+    pages: list[tuple[int, str]] = field(default_factory=list)  # (offset, "WYG 001-2a"), sorted
 
     def line_of(self, offset: int) -> int:
         """1-based line number of a character offset."""
         return self.text.count("\n", 0, offset) + 1
+
+    def pages_of(self, pieces: list[tuple[int, int]]) -> list[str]:
+        """The printed pages the spans stand on, in order (none if the file marks no pages).
+
+        >>> d = Document(Path("x"), "abcdef", "kanripo", pages=[(0, "A 1a"), (3, "A 1b")])
+        >>> d.pages_of([(1, 2)]), d.pages_of([(1, 5)]), d.pages_of([(4, 5), (0, 1)])
+        (['A 1a'], ['A 1a', 'A 1b'], ['A 1b', 'A 1a'])
+        """
+        if not self.pages:
+            return []
+        offsets = [o for o, _ in self.pages]
+        out: list[str] = []
+        for a, b in pieces:
+            first = bisect_right(offsets, a) - 1  # -1: the span starts before any marker
+            last = bisect_right(offsets, max(a, b - 1)) - 1
+            for i in range(max(first, 0), last + 1):
+                if self.pages[i][1] not in out:
+                    out.append(self.pages[i][1])
+        return out
 
     def chapters(self) -> list[Chapter]:
         return [c for j in self.juans for c in j.chapters]

@@ -36,6 +36,7 @@ def load_variants(path: Path | None = None) -> dict[str, str]:
             if not row or row[0].startswith("#") or len(row) < 2:
                 continue
             src, dst = row[0], row[1]
+            # src == dst is allowed: it keeps a character OpenCC would change
             if len(src) != 1 or len(dst) != 1:
                 raise ValueError(f"{path}: variant entries map one character to one: {row!r}")
             table[src] = dst
@@ -52,7 +53,10 @@ class _CharMap(dict):
     def __missing__(self, code: int) -> str:
         ch = chr(code)
         out = self._t2s.convert(ch) if code >= 0x3400 else ch
-        value = out if len(out) == 1 else ch  # never change the length
+        # one character for one; and not into CJK Extension A or beyond the BMP when the
+        # original is an ordinary character (OpenCC maps 纚 to 𫄥, which few fonts have)
+        rare = 0x3400 <= ord(out[0]) <= 0x4DBF or ord(out[0]) > 0xFFFF
+        value = out if len(out) == 1 and not (rare and 0x4E00 <= code <= 0x9FFF) else ch
         self[code] = value
         return value
 

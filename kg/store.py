@@ -1,15 +1,16 @@
 """The only module that imports pyoxigraph: build a store, open it, query it, dump it.
 
 A store path (default ``.kg/store``) is a symbolic link to a complete build under
-``.kg/.store.builds/``. A build writes a new directory, bulk-loads and optimizes it, closes
-it, then swaps the link in one ``rename``: a failed or interrupted build leaves the previous
-store as it was, and a server that opened the previous build keeps reading it.
+``.kg/.store.builds/``. A build writes a new directory, bulk-loads it in batches, optimizes
+and closes it, then swaps the link in one ``rename``: a failed or interrupted build leaves
+the previous store as it was, and a server that opened the previous build keeps reading it.
 """
 
 from __future__ import annotations
 
 import itertools
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -19,6 +20,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from kg.errors import QueryError, StoreError
+from kg.phases import Phases
 
 PREFIXES = {
     "lj": "https://w3id.org/lijing/ontology#",
@@ -101,13 +103,24 @@ class RdfFile:
     rewrite: tuple[str, str] | None = None  # (old prefix, new prefix) applied to the text
 
 
+BATCH = 100_000  # quads per bulk load: memory stays flat, speed as for one load
+
+
 def build_store(
     target: Path,
     quads: Iterable[tuple],
     files: list[RdfFile],
     on_progress: Callable[[str], None] = lambda _: None,
+    phases: Phases | None = None,
+    batch: int = BATCH,
 ) -> dict[str, int]:
-    """Write a new store and swap it in at ``target``; return triples per named graph."""
+    """Write a new store and swap it in at ``target``; return triples per named graph.
+
+    Quads are pulled from ``quads`` and bulk-loaded ``batch`` at a time (pyoxigraph's
+    ``bulk_extend`` gathers all it is given in memory before loading), into a fresh
+    directory that replaces ``target`` only once complete.
+    """
+    phases = phases or Phases()
     target = Path(target)
     builds = target.parent / f".{target.name}.builds"
     builds.mkdir(parents=True, exist_ok=True)
@@ -115,11 +128,19 @@ def build_store(
     try:
         store = ox.Store(str(fresh))
         on_progress("loading")
-        store.bulk_extend(itertools.chain(to_quads(quads), *(_file_quads(f) for f in files)))
+        stream = itertools.chain(to_quads(quads), *(_file_quads(f) for f in files))
+        while True:
+            with phases("emission"):  # includes what the emitter asks of the extractor
+                chunk = list(itertools.islice(stream, batch))
+            if not chunk:
+                break
+            with phases("loading"):
+                store.bulk_extend(chunk)
         on_progress("optimizing")
-        store.optimize()
-        counts = graph_counts(store)
-        store.flush()
+        with phases("loading"):
+            store.optimize()
+            counts = graph_counts(store)
+            store.flush()
         del store
         _swap(target, fresh, builds)
     except BaseException:
@@ -222,9 +243,7 @@ def _one_line(s: str) -> str:
     return " ".join(s.split())
 
 
-def serialize_results(
-    results: object, fmt: str, prefixes: dict[str, str] | None = None
-) -> bytes:
+def serialize_results(results: object, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
     """SELECT/ASK results in a SPARQL results format, or graph results in an RDF format
     (Turtle and TriG abbreviated with ``prefixes``)."""
     if isinstance(results, ox.QueryTriples):
@@ -277,3 +296,133 @@ def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:
     elif RDF_FORMATS[fmt] in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.RDF_XML):
         kwargs["from_graph"] = ox.DefaultGraph()
     return store.dump(**kwargs) or b""  # type: ignore[arg-type]
+
+
+# -- exports (kg export): re-serialize quads in the order given -------------------------------
+
+
+def reserialize_nquads(nquads: bytes, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
+    """N-Quads text in another RDF format, in the order of its lines (which kg.export sorts
+    so that builds diff well). Turtle gets the triples once each, graph names dropped."""
+    if fmt not in RDF_FORMATS:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
+    f = RDF_FORMATS[fmt]
+    quads: Iterable[ox.Quad | ox.Triple] = ox.parse(nquads, format=ox.RdfFormat.N_QUADS)
+    if not f.supports_datasets:
+        quads = list(dict.fromkeys(q.triple for q in quads))  # type: ignore[union-attr]
+    return ox.serialize(quads, format=f, prefixes=prefixes) or b""
+
+
+# -- serving (kg serve): a protocol dataset, bound IRIs, capped results, dumps to files ------
+
+_WHERE_BLOCK = re.compile(r"\bWHERE\s*\{", re.IGNORECASE)
+
+
+def query_dataset(
+    store: ox.Store,
+    sparql: str,
+    *,
+    base_iri: str | None = None,
+    prefixes: dict[str, str] | None = None,
+    default_graphs: list[str] | None = None,
+    named_graphs: list[str] | None = None,
+    union: bool = True,
+    bindings: dict[str, str] | None = None,
+    values: dict[str, list[str]] | None = None,
+) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
+    """Run SPARQL the way the SPARQL protocol asks.
+
+    ``default_graphs``/``named_graphs`` (IRIs, from the request) replace the query's own
+    dataset; without them the default graph is the union of the named graphs, unless
+    ``union`` is false (Oxigraph's union flag would override a query's ``FROM``).
+    ``bindings`` fix variables to IRIs by substitution (the variable must be projected);
+    ``values`` put ``VALUES ?var { <iri> … }`` at the start of the WHERE block, each IRI
+    checked by Oxigraph first, so no text can break out of its ``<…>``.
+    """
+    kwargs: dict[str, object] = {}
+    try:
+        if values:
+            block = " ".join(
+                f"VALUES ?{var} {{ {' '.join(str(ox.NamedNode(i)) for i in iris)} }}"
+                for var, iris in values.items()
+            )
+            sparql, found = _WHERE_BLOCK.subn(lambda m: f"{m.group(0)} {block} ", sparql, 1)
+            if not found:
+                raise QueryError("VALUES need a query with a WHERE { … } block")
+        if default_graphs is not None or named_graphs is not None:
+            kwargs["default_graph"] = [ox.NamedNode(g) for g in default_graphs or []]
+            kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs or []]
+        else:
+            kwargs["use_default_graph_as_union"] = union
+        if bindings:
+            kwargs["substitutions"] = {ox.Variable(k): ox.NamedNode(v) for k, v in bindings.items()}
+    except ValueError as e:
+        raise QueryError(f"not an IRI: {_one_line(str(e))}") from None
+    try:
+        return store.query(
+            sparql,
+            base_iri=base_iri,
+            prefixes={**PREFIXES, **data_prefixes(store_base(store)), **(prefixes or {})},
+            **kwargs,  # type: ignore[arg-type]
+        )
+    except SyntaxError as e:
+        raise QueryError(f"SPARQL syntax error: {_one_line(str(e))}") from None
+    except (OSError, ValueError) as e:
+        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+
+
+def serialize_capped(
+    results: object, fmt: str, cap: int | None, prefixes: dict[str, str] | None = None
+) -> tuple[bytes, bool]:
+    """Results in ``fmt`` with at most ``cap`` solutions or triples; True when some were cut.
+
+    Everything is evaluated here, before a byte is sent, so a failure is an error, never a
+    truncated answer. Oxigraph cannot serialize part of its solutions, so SELECT rows are
+    written as TSV (terms in N-Triples syntax, lossless) and re-read into the target format.
+    """
+    try:
+        if isinstance(results, ox.QueryBoolean):
+            if fmt not in RESULT_FORMATS:
+                raise QueryError("ASK results need a SPARQL results format")
+            return results.serialize(format=RESULT_FORMATS[fmt]) or b"", False
+        if isinstance(results, ox.QueryTriples):
+            if fmt not in RDF_FORMATS:
+                raise QueryError("CONSTRUCT/DESCRIBE results need an RDF format")
+            triples = list(itertools.islice(results, cap + 1) if cap is not None else results)
+            cut = cap is not None and len(triples) > cap
+            body = ox.serialize(triples[:cap], format=RDF_FORMATS[fmt], prefixes=prefixes)
+            return body or b"", cut
+        if fmt not in RESULT_FORMATS:
+            raise QueryError("SELECT results need a SPARQL results format")
+        return _capped_solutions(results, fmt, cap)  # type: ignore[arg-type]
+    except (OSError, ValueError) as e:
+        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+
+
+def _capped_solutions(results: ox.QuerySolutions, fmt: str, cap: int | None) -> tuple[bytes, bool]:
+    names = [v.value for v in results.variables]
+    lines = ["\t".join(f"?{n}" for n in names)]
+    cut = False
+    for i, sol in enumerate(results):
+        if cap is not None and i >= cap:
+            cut = True
+            break
+        lines.append("\t".join("" if (t := sol[n]) is None else str(t) for n in names))
+    tsv = ("\n".join(lines) + "\n").encode()
+    parsed = ox.parse_query_results(tsv, format=ox.QueryResultsFormat.TSV)
+    return parsed.serialize(format=RESULT_FORMATS[fmt]) or b"", cut  # type: ignore[union-attr]
+
+
+def dump_to(
+    store: ox.Store, output: object, fmt: str, prefixes: dict[str, str] | None = None
+) -> None:
+    """The whole store into ``output`` (a path or binary file): quads for dataset formats,
+    the union of the named graphs as triples for the others (Turtle, N-Triples, RDF/XML)."""
+    if fmt not in RDF_FORMATS:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
+    f = RDF_FORMATS[fmt]
+    if f.supports_datasets:  # N-Quads, TriG, JSON-LD (named graphs as @graph objects)
+        store.dump(output, format=f, prefixes=prefixes)  # type: ignore[arg-type]
+        return
+    triples = store.query("CONSTRUCT WHERE { ?s ?p ?o }", use_default_graph_as_union=True)
+    ox.serialize(triples, output, format=f, prefixes=prefixes)  # type: ignore[arg-type]

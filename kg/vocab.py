@@ -32,6 +32,7 @@ class Concept:
     forms: frozenset[str]  # normalized pref + alt labels
     english: str | None
     is_author: bool = False
+    ambiguous: bool = False
 
 
 def vocabulary_files() -> list:
@@ -68,5 +69,6 @@ def load_concepts(filename: str) -> dict[str, Concept]:
             forms=frozenset(forms),
             english=english,
             is_author=(iri, LJ.isAuthor, Literal(True)) in g,
+            ambiguous=(iri, LJ.ambiguous, Literal(True)) in g,
         )
     return out

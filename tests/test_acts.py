@@ -152,3 +152,17 @@ def test_rites_involve_their_roles(seeds_db) -> None:
              ?r skos:prefLabel ?role }""",
     )
     assert {"司射", "司马", "释获者", "主人", "宾"} <= {r["role"] for r in rows}
+
+
+def test_an_act_without_agent_says_why() -> None:
+    # written: 命退楅 (those commanded unnamed), 一人执算 (someone unnamed), 匕俎从设 (things)
+    for text, why in [
+        ("司马命退楅", "commanded"),
+        ("一人执算以从之", "unnamed"),
+        ("鼎入匕俎从设", "things"),
+    ]:
+        acts = read_acts(text)
+        bare = [a for a in acts if not a.agent_iris]
+        assert bare, text
+        assert all(a.agent_note and why in a.agent_note for a in bare), (text, bare)
+    assert all(a.agent_note is None for a in read_acts("司射适堂西袒决遂"))

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TypeVar
 
 from kg.nlp.lexicon import PATTERNS
+
+K = TypeVar("K", bound=Hashable)
 
 COUNTS = frozenset("一二三四五六七八九十")
 ORIENTED = frozenset("括首面上")  # 楅北括: arrows laid notch to the north, not a spot north of it
@@ -58,6 +62,7 @@ class Act:
     repeats: str | None = None  # the words (如初, 亦如之, 如升射)
     condition: str | None = None
     commanded_by: int | None = None  # index of the command act in the same unit
+    agent_note: str | None = None  # why there is no agent, when there is none
 
     def add_agent(self, form: str, iri: str) -> None:
         if iri not in self.agent_iris:
@@ -213,6 +218,7 @@ class ActReader:
         self.items = sorted(items, key=lambda i: (i.start, -i.end))
         self.g = grammar()
         self.subject: list[Item] = list(carry or [])
+        self.unnamed = "no performer is named in the text before it"  # why subject is empty
         self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
         self.acts: list[Act] = []
         self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
@@ -420,6 +426,7 @@ class ActReader:
             # 匕俎从设: things are the subject; the chain of agents stops here, and the
             # acts that follow at once are about them
             self.subject = []
+            self.unnamed = "things, not people, are the subject of the clause"
             self.command = None
             self.things = [x for x in self.items[i : run + 1] if x.kind == "object"]
             self._start(it.start)
@@ -537,6 +544,8 @@ class ActReader:
         )
         for s in self.subject:
             act.add_agent(s.form, s.iri)
+        if not act.agent_iris:
+            act.agent_note = self.unnamed
         for role, place in self.pending_place:
             act.add_place(role, place.form, place.iri)
         for patient in _implied_patients(it):
@@ -559,6 +568,7 @@ class ActReader:
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
         if it.form in self.g.bare_commands and nxt is not None and nxt.kind == "action":
             self.subject = []  # 命退楅: those commanded are not named
+            self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
 
     def on_anonymous(self, i: int, it: Item) -> None:
@@ -568,6 +578,7 @@ class ActReader:
             return  # 复者一人: how many of them, not someone else
         if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
             self.subject = []  # 一人执算: someone unnamed acts
+            self.unnamed = "the performer is someone unnamed (一人, 人)"
             self.command = None
             self.clause_subject = True
             self._start(it.start)
@@ -643,25 +654,43 @@ def read_acts(text: str, carry: list[Item] | None = None) -> list[Act]:
 
 
 def read_corpus_acts(corpus: object, analyses: dict[int, object]) -> dict[int, list[Act]]:
-    """Acts of every passage and record, by id(unit). The subject carries from passage to
-    passage through a chapter; each record (记) starts afresh."""
+    """Acts of every passage and record, by id(unit)."""
     from kg.normalize import normalize
 
     out: dict[int, list[Act]] = {}
     for chapter in corpus.chapters():  # type: ignore[attr-defined]
-        carry: list[Item] = []
-        known: set[str] = set()
-        for section in chapter.sections:
-            for unit in section.passages:
-                a = analyses.get(id(unit))
-                if a is None:
-                    continue
-                reader = ActReader(normalize(unit.canonical.text), a.items, carry, known)
-                out[id(unit)] = reader.read()
+        texts: dict[int, tuple[str, list[Item]]] = {
+            id(u): (normalize(u.canonical.text), a.items)  # type: ignore[attr-defined]
+            for s in chapter.sections
+            for u in (*s.passages, *s.records)
+            if (a := analyses.get(id(u))) is not None
+        }
+        sections = [
+            ([id(u) for u in s.passages], [id(u) for u in s.records]) for s in chapter.sections
+        ]
+        out.update(read_chapter_acts(sections, texts))
+    return out
+
+
+def read_chapter_acts(
+    sections: Iterable[tuple[Sequence[K], Sequence[K]]],
+    texts: dict[K, tuple[str, list[Item]]],
+) -> dict[K, list[Act]]:
+    """Acts of one chapter's units, by key: ``sections`` gives each section's passage and
+    record keys in reading order, ``texts`` each analysed unit's normalized text and items
+    (a unit without is skipped). The subject carries from passage to passage through the
+    chapter; each record (记) starts afresh."""
+    out: dict[K, list[Act]] = {}
+    carry: list[Item] = []
+    known: set[str] = set()
+    for passages, records in sections:
+        for key in passages:
+            if key in texts:
+                reader = ActReader(*texts[key], carry, known)
+                out[key] = reader.read()
                 carry, known = reader.subject, reader.known
-            for unit in section.records:
-                a = analyses.get(id(unit))
-                if a is not None:
-                    reader = ActReader(normalize(unit.canonical.text), a.items, [], known)
-                    out[id(unit)] = reader.read()
+        for key in records:
+            if key in texts:
+                reader = ActReader(*texts[key], [], known)
+                out[key] = reader.read()
     return out

@@ -18,7 +18,7 @@ from kg.nlp.acts import Act
 from kg.normalize import normalize
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
-from kg.rdf.terms import Quad, integer, zh
+from kg.rdf.terms import Quad, en, integer, zh
 
 
 @dataclass
@@ -32,7 +32,9 @@ class _Done:
 class ActEmitter:
     minter: Minter
     stats: dict[str, int] = field(default_factory=dict)
-    derived: dict[tuple[str, str, str], list[URIRef]] = field(default_factory=dict)
+    # the derived relations stated so far; their evidence is emitted as it is found, so
+    # only the relations (bounded by the vocabularies), not every act, are held to the end
+    derived: set[tuple[str, str, str]] = field(default_factory=set)
     chapter_acts: list[_Done] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -74,13 +76,13 @@ class ActEmitter:
                 for a in agents:
                     yield node, LJ.agent, a, g
                     if rite is not None:
-                        self._derive(rite, LJ.involves, a, node)
+                        yield from self._derive(rite, LJ.involves, a, node)
                 for p in act.patient_iris:
                     pnode = self.minter.vocab(p)
                     yield node, LJ.patient, pnode, g
                     if "/object/" in p:
                         for a in agents:
-                            self._derive(a, LJ.handles, pnode, node)
+                            yield from self._derive(a, LJ.handles, pnode, node)
                 for relation, places in act.place_iris.items():
                     prop = {"location": LJ.location, "source": LJ.source}.get(
                         relation, LJ.destination
@@ -91,7 +93,9 @@ class ActEmitter:
                         for a in agents:
                             link = LJ.movesTo if relation == "destination" else LJ.standsAt
                             if relation != "source":
-                                self._derive(a, link, pnode, node)
+                                yield from self._derive(a, link, pnode, node)
+                if act.agent_note and not act.agent_iris:
+                    yield node, LJ.agentNote, en(act.agent_note), g
                 if act.facing:
                     yield node, LJ.facing, zh(act.facing), g
                 if act.condition:
@@ -118,22 +122,24 @@ class ActEmitter:
         pick = by_agent or same
         return pick[0].iri if pick else None
 
-    def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> None:
-        self.derived.setdefault((str(s), str(p), str(o)), []).append(act)
+    def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> Iterator[Quad]:
+        self.derived.add((str(s), str(p), str(o)))
+        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.g
+
+    def _statement(self, s: str, p: str, o: str) -> URIRef:
+        name = p.rsplit("#", 1)[-1]
+        return self.minter.iri(f"derived/{name}/{_tail(s)}/{_tail(o)}")
 
     def derived_quads(self) -> Iterator[Quad]:
         g = self.g
-        for (s, p, o), acts in sorted(self.derived.items()):
+        for s, p, o in sorted(self.derived):
             s_, p_, o_ = URIRef(s), URIRef(p), URIRef(o)
             yield s_, p_, o_, g
-            name = p.rsplit("#", 1)[-1]
-            node = self.minter.iri(f"derived/{name}/{_tail(s)}/{_tail(o)}")
+            node = self._statement(s, p, o)
             yield node, RDF.type, RDF.Statement, g
             yield node, RDF.subject, s_, g
             yield node, RDF.predicate, p_, g
             yield node, RDF.object, o_, g
-            for a in dict.fromkeys(acts):
-                yield node, LJ.evidence, a, g
             self.stats["derived relations"] = self.stats.get("derived relations", 0) + 1
 
 

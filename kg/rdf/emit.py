@@ -7,32 +7,25 @@ them cost little; ``kg.store`` turns them into Oxigraph terms, tests into rdflib
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
-from typing import NamedTuple
+from collections.abc import Callable, Iterator
 
 from rdflib import RDF, RDFS, URIRef
-from rdflib.namespace import DCTERMS, XSD
+from rdflib.namespace import DCTERMS
 
 from kg.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
 from kg.catalog import Catalog
 from kg.model import Document, Seg
-from kg.nlp.voices import split_voices
+from kg.nlp.acts import Act
+from kg.nlp.extract import Mention
 from kg.normalize import normalize
+from kg.rdf.acts import ActEmitter
+from kg.rdf.commentary import CommentaryLayer
 from kg.rdf.iris import Minter, source_id
-from kg.rdf.namespaces import LJ, PROV
+from kg.rdf.namespaces import LJ
+from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
 
-LZH = "lzh"
 PERSON = "https://w3id.org/lijing/id/person/"
 
-
-class Lit(NamedTuple):
-    value: str
-    lang: str | None = None
-    datatype: str | None = None
-
-
-Term = URIRef | Lit
-Quad = tuple[URIRef, URIRef, Term, URIRef]
 
 _CLASS = {
     Seg.PASSAGE: LJ.Passage,
@@ -44,22 +37,6 @@ _CLASS = {
 }
 
 
-def zh(text: str) -> Lit:
-    return Lit(text, LZH)
-
-
-def en(text: str) -> Lit:
-    return Lit(text, "en")
-
-
-def integer(n: int) -> Lit:
-    return Lit(str(n), None, str(XSD.integer))
-
-
-def boolean(b: bool) -> Lit:
-    return Lit("true" if b else "false", None, str(XSD.boolean))
-
-
 def short(text: str, n: int = 16) -> str:
     text = normalize(text)
     return text if len(text) <= n else text[:n] + "…"
@@ -68,14 +45,32 @@ def short(text: str, n: int = 16) -> str:
 class Emitter:
     """Walks the aligned book once and yields its quads."""
 
-    def __init__(self, corpus: Corpus, catalog: Catalog, minter: Minter) -> None:
+    def __init__(
+        self,
+        corpus: Corpus,
+        catalog: Catalog,
+        minter: Minter,
+        mentions: dict[int, list[Mention]] | None = None,
+        acts: dict[int, list[Act]] | None = None,
+        extract: Callable[[object], tuple[dict, dict]] | None = None,
+    ) -> None:
+        """``mentions`` and ``acts`` by id(unit) for the whole corpus, or ``extract``
+        (kg.extraction.Extractor) asked for them one juan or chapter at a time."""
         self.corpus = corpus
+        self.extract = extract
         self.catalog = catalog
         self.m = minter
         self.g_text = minter.graph("text")
         self.g_comm = minter.graph("commentary")
+        self.g_ment = minter.graph("mentions")
+        self.mentions = mentions or {}  # by id(Unit)
+        self.acts = acts or {}  # by id(Unit)
+        self.act_emitter = ActEmitter(minter)
+        self.rite: URIRef | None = None  # the rite of the chapter being emitted
         self.sources = self._source_ids(corpus.documents)
         self.stats: dict[str, int] = {}
+        self.texts: dict[URIRef, str] = {}  # unit IRI → its text, for the commentary on it
+        self.commentary = CommentaryLayer(self)
 
     @staticmethod
     def _source_ids(docs: list[Document]) -> dict[int, str]:
@@ -106,6 +101,9 @@ class Emitter:
             yield from self.unit(self.corpus.abstract, self.m.abstract(), work, 0, LJ.Abstract)
         for n, juan in enumerate(self.corpus.juans, 1):
             yield from self.juan(juan, work, n)
+        yield from self.act_emitter.derived_quads()
+        for key, n in self.act_emitter.stats.items():
+            self.count(key, n)
 
     # -- sources and witnesses ------------------------------------------------------------------
 
@@ -130,6 +128,7 @@ class Emitter:
         for key, value in doc.metadata.items():
             if key in meta and value:
                 yield src, meta[key], zh(value), g
+        yield from self.repository(src, doc)
         n = 0
         for seg in doc.segments:
             if seg.kind is Seg.NOISE:
@@ -143,6 +142,18 @@ class Emitter:
                 yield node, LJ.text, Lit(doc.text[seg.start : seg.end]), g
                 yield node, LJ.noiseKind, Lit(_noise_kind(doc.text[seg.start : seg.end])), g
                 self.count("noise spans")
+
+    def repository(self, src: URIRef, doc: Document) -> Iterator[Quad]:
+        """What a text repository's header says of a file (Kanripo: id, base edition, juan)."""
+        g = self.g_text
+        plain = {"text_id": LJ.textId, "edition": LJ.baseEdition, "file_date": DCTERMS.modified}
+        for key, prop in plain.items():
+            if doc.metadata.get(key):
+                yield src, prop, Lit(doc.metadata[key]), g
+        if doc.metadata.get("juan"):
+            yield src, LJ.juanLabel, zh(doc.metadata["juan"]), g
+        if doc.metadata.get("link"):
+            yield src, RDFS.seeAlso, URIRef(doc.metadata["link"]), g
 
     def witness(self, node: URIRef, r: Reading) -> Iterator[Quad]:
         g = self.g_text
@@ -159,6 +170,10 @@ class Emitter:
             yield w, LJ.normalizedText, zh(normalize(r.text)), g
         if r.partial:
             yield w, LJ.partial, boolean(True), g
+        for page in r.doc.pages_of(r.pieces):  # where the print has it, to cite and check
+            yield w, LJ.page, Lit(page), g
+        if r.doc.metadata.get("edition"):
+            yield w, LJ.baseEdition, Lit(r.doc.metadata["edition"]), g
         self.count("witnesses")
 
     def spans(self, node: URIRef, doc: Document, span: tuple[int, int] | None) -> Iterator[Quad]:
@@ -166,6 +181,8 @@ class Emitter:
             yield from self.witness(
                 node, Reading(doc, Seg.FURNITURE, doc.text[span[0] : span[1]], [span])
             )
+            for page in doc.pages_of([span]):
+                yield node, LJ.page, Lit(page), self.g_text
 
     # -- the book's structure -------------------------------------------------------------------
 
@@ -184,14 +201,22 @@ class Emitter:
         for doc, j in juan.readings:
             yield from self.spans(node, doc, j.open_span)
         self.count("juan")
+        self._scope(juan)
         for i, pre in enumerate(juan.prefaces, 1):
             pnode = self.m.child(node, "preface" + (f"-{i}" if i > 1 else ""))
             yield from self.unit(pre, pnode, node, i, LJ.Preface, comments_on=work)
         for i, ch in enumerate(juan.chapters, 1):
             yield from self.chapter(ch, node, i, fallback)
 
+    def _scope(self, scope: object) -> None:
+        """The analyses of the next juan or chapter replace the last one's (bounded memory)."""
+        self.texts.clear()  # a block only looks up the text of the unit it comments on
+        if self.extract is not None:
+            self.mentions, self.acts = self.extract(scope)
+
     def chapter(self, ch: MChapter, juan: URIRef, order: int, fallback: str) -> Iterator[Quad]:
         g = self.g_text
+        self._scope(ch)
         rite = self.catalog.rites.get(ch.rite) if ch.rite else None
         node = self.m.chapter(rite.slug if rite else f"unknown-{fallback}-{order}")
         title = ch.title or (rite.label if rite else None)
@@ -203,6 +228,8 @@ class Emitter:
             yield node, RDFS.label, zh(normalize(title)), g
         if rite:
             yield node, LJ.describesRite, self.m.vocab(str(rite.iri)), g
+        self.rite = self.m.vocab(str(rite.iri)) if rite else None
+        self.act_emitter.new_chapter()
         placements = {c.placement for _, c in ch.readings}
         yield node, LJ.placement, Lit(_best_placement(placements)), g
         for doc, c in ch.readings:
@@ -247,10 +274,14 @@ class Emitter:
             kind = _CLASS.get(note.kind, LJ.Commentary)
             yield from self.unit(note, self.m.child(node, f"c{i}"), node, i, kind, comments_on=node)
         units = [(u, "p") for u in sec.passages] + [(u, "r") for u in sec.records]
+        with_acts = []
         for i, (u, kind) in enumerate(units, 1):
             unode = self.m.unit(chapter, kind, keys[id(u)])
             cls = LJ.Passage if kind == "p" else LJ.Record
             yield from self.unit(u, unode, node, i, cls)
+            if self.acts.get(id(u)):
+                with_acts.append((unode, u.canonical.text, self.acts[id(u)]))
+        yield from self.act_emitter.section(node, self.rite, with_acts)
         for i, orphan in enumerate(sec.orphans, 1):
             onode = self.m.child(node, f"fragment-{i}")
             yield from self.unit(orphan, onode, node, i, LJ.Commentary)
@@ -267,6 +298,7 @@ class Emitter:
     ) -> Iterator[Quad]:
         g = self.g_text
         canon = u.canonical
+        self.texts[node] = canon.text
         yield node, RDF.type, cls, g
         if cls in (LJ.Preface, LJ.TextualNote, LJ.SourceNote):
             yield node, RDF.type, LJ.Commentary, g
@@ -286,6 +318,10 @@ class Emitter:
             yield node, LJ.readingBreak, integer(b), g
         for r in u.readings:
             yield from self.witness(node, r)
+        for page in sorted({p for r in u.readings for p in r.doc.pages_of(r.pieces)}):
+            yield node, LJ.page, Lit(page), g
+        found = self.mentions.get(id(u), [])
+        yield from self.mention_quads(node, found)
         self.count(_COUNTER.get(cls, "units"))
         for i, note in enumerate(u.notes, 1):
             kind = _CLASS.get(note.kind, LJ.TextualNote)
@@ -294,30 +330,38 @@ class Emitter:
             yield from self.unit(
                 block, self.m.child(node, f"c{i}"), node, i, LJ.Commentary, comments_on=node
             )
-        if cls in (LJ.Commentary, LJ.Preface) and canon.text:
-            yield from self.opinions(node, canon.text)
+        if cls in (LJ.Commentary, LJ.Preface, LJ.TextualNote, LJ.SourceNote) and canon.text:
+            yield from self.opinions(node, u, cls, found, comments_on)
 
     # -- voices ---------------------------------------------------------------------------------
 
-    def opinions(self, block: URIRef, text: str) -> Iterator[Quad]:
-        g = self.g_comm
-        for i, v in enumerate(split_voices(text), 1):
-            node = self.m.child(block, f"o{i}")
-            person = self.m.vocab(PERSON + v.speaker)
-            yield block, LJ.hasOpinion, node, g
-            yield node, RDF.type, LJ.Opinion, g
-            yield node, LJ.order, integer(i), g
-            yield node, LJ.inUnit, block, g
-            yield node, LJ.commentator, person, g
-            yield node, PROV.wasAttributedTo, person, g
-            yield node, LJ.voice, Lit(v.kind), g
-            if v.marker:
-                yield node, LJ.attribution, zh(text[v.marker[0] : v.marker[1]]), g
-            yield node, LJ.text, zh(text[v.start : v.end]), g
-            yield node, LJ.charStart, integer(v.start), g
-            yield node, LJ.charEnd, integer(v.end), g
-            yield node, RDFS.label, zh(short(text[v.start : v.end], 12)), g
-            self.count("opinions")
+    def mention_quads(self, unit: URIRef, found: list[Mention]) -> Iterator[Quad]:
+        """One lj:Mention per occurrence (what, which characters, where in the unit's
+        lj:text) and lj:mentions from the unit to each concept it names."""
+        g = self.g_ment
+        for i, mt in enumerate(found, 1):
+            node = self.m.child(unit, f"m{i}")
+            concept = self.m.vocab(mt.iri)
+            yield unit, LJ.mentions, concept, g
+            yield node, RDF.type, LJ.Mention, g
+            yield node, LJ.mentionOf, concept, g
+            yield node, LJ.inUnit, unit, g
+            yield node, LJ.matchedText, zh(mt.text), g
+            yield node, LJ.charStart, integer(mt.start), g
+            yield node, LJ.charEnd, integer(mt.end), g
+            self.count("mentions")
+
+    def opinions(
+        self,
+        block: URIRef,
+        u: Unit,
+        cls: URIRef,
+        found: list[Mention] | None = None,
+        target: URIRef | None = None,
+    ) -> Iterator[Quad]:
+        """The block's voices, glosses, citations, judgements (kg/rdf/commentary.py)."""
+        text = self.texts.get(target, "") if target is not None else ""
+        yield from self.commentary.block(block, u, cls, found, target, text or "")
 
 
 _COUNTER = {
@@ -359,7 +403,7 @@ def _noise_kind(text: str) -> str:
 
 
 def _best_placement(placements: set[str]) -> str:
-    for p in ("title", "marker", "close-marker", "manifest", "recognized"):
+    for p in ("title", "marker", "close-marker", "header", "manifest", "recognized"):
         if p in placements:
             return p
     return "unknown"

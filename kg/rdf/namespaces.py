@@ -53,11 +53,13 @@ class LJ(DefinedNamespace):
     Work: URIRef  # The book as a whole, 礼经本义 in 17 juan
     actionType: URIRef  # What kind of act it is
     agent: URIRef  # The role who performs the act
+    agentNote: URIRef  # Why an act has no lj:agent (subject elided, performer not named)
     ambiguous: URIRef  # True for a lexicon term that is also an ordinary word and needs con...
     appearsIn: URIRef  # A rite whose chapter names this concept (curated, not extracted)
     arity: URIRef  # Whether an action type takes an object (transitive) or not (intrans...
     artName: URIRef  # Art name (号)
     attribution: URIRef  # The words that attribute the opinion (郝仲舆曰, 愚按), as written
+    baseEdition: URIRef  # The printed edition a source file transcribes, as its repository codes...
     birthYear: URIRef  # Year of birth (negative before the common era)
     category: URIRef  # The category of rites a rite belongs to
     charEnd: URIRef  # Offset just after the last character of a span (see lj:charStart)
@@ -86,6 +88,7 @@ class LJ(DefinedNamespace):
     inUnit: URIRef  # The unit whose lj:text a mention, opinion span or act evidence is c...
     involves: URIRef  # A role acts in the rite (derived from the acts)
     isAuthor: URIRef  # True for the author of the book (蔡德晋)
+    juanLabel: URIRef  # The juan a source file says it holds, as its header names it (卷一)
     keyTerm: URIRef  # A word characteristic of a rite's chapter, used to recognise a frag...
     layout: URIRef  # The layout reader that read a source document (tagged, paged, inden...
     line: URIRef  # 1-based line of the source file where a witness or noise span begins
@@ -114,8 +117,35 @@ class LJ(DefinedNamespace):
     standsAt: URIRef  # A role is located at a place in some act (derived from the acts)
     stepLabel: URIRef  # The sub-step a commentary names for its passage with 此X也
     text: URIRef  # The text in its original characters as the chosen witness reads it ...
+    textId: URIRef  # The identifier a text repository gives the work a source file trans...
     title: URIRef  # The name the text gives a unit: a chapter title, a section name fro...
     voice: URIRef  # How the opinion is introduced: author (unattributed), note (按, 愚按),...
     witness: URIRef  # A source file's reading of this unit
+
+    backReference: URIRef  # The words by which an act repeats an earlier one (如初, 亦如之)
+    commandedBy: URIRef  # The command whose addressee performs this act
+
+    # commentary (voices, glosses, citations, judgements, readings)
+    Citation: URIRef  # One place where an opinion cites a work (说文云 …)
+    Judgement: URIRef  # The explicit words by which an opinion accepts or rejects a view
+    ReadingNote: URIRef  # A statement inside an opinion about the wording of the text
+    edition: URIRef  # The edition a note names (郑本, 今本)
+    glossOf: URIRef  # The lexicon concept the glossed term names
+    glossPattern: URIRef  # The wording by which the gloss is stated (A犹B也 …)
+    hasCitation: URIRef  # A citation the opinion makes
+    hasJudgement: URIRef  # A judgement the opinion makes
+    hasReadingNote: URIRef  # A statement on the wording the opinion makes
+    judges: URIRef  # The commentator or the opinion a judgement is about
+    locus: URIRef  # The phrase of the text the reading stands in
+    noteKind: URIRef  # edition-error, variant, emendation or interpolation
+    proposedReading: URIRef  # The reading a note puts in place of the text's
+    quoteStart: URIRef  # Offset of the quoted words in the block's text
+    quotedText: URIRef  # The words quoted from the cited work
+    reading: URIRef  # The words of this text a note is about
+    reportedText: URIRef  # The words of the view an opinion reports
+    stance: URIRef  # endorses or disputes
+    termEnd: URIRef  # Offset just after the glossed term in the block's text
+    termStart: URIRef  # Offset of the glossed term in the block's text
+    variantReading: URIRef  # The reading another edition has
 
     _NS = Namespace("https://w3id.org/lijing/ontology#")

@@ -1,7 +1,7 @@
 """Readers: one per layout, chosen by score; each yields the same document model.
 
 >>> sorted(READERS)
-['indented', 'paged', 'paragraphs', 'plain', 'tagged']
+['indented', 'kanripo', 'paged', 'paragraphs', 'plain', 'tagged']
 """
 
 from __future__ import annotations
@@ -11,8 +11,9 @@ from pathlib import Path
 from kg.catalog import Catalog, load_catalog
 from kg.errors import InputError
 from kg.model import Document
-from kg.readers.base import LayoutReader, decode
+from kg.readers.base import FormatError, LayoutReader, decode
 from kg.readers.indented import IndentedReader
+from kg.readers.kanripo import KanripoReader
 from kg.readers.paged import PagedReader
 from kg.readers.paragraphs import ParagraphReader
 from kg.readers.placement import load_manifest, place
@@ -21,7 +22,15 @@ from kg.readers.structure import StructureParser
 from kg.readers.tagged import TaggedReader
 
 READERS: dict[str, type[LayoutReader]] = {
-    r.name: r for r in (TaggedReader, PagedReader, IndentedReader, ParagraphReader, PlainReader)
+    r.name: r
+    for r in (
+        KanripoReader,
+        TaggedReader,
+        PagedReader,
+        IndentedReader,
+        ParagraphReader,
+        PlainReader,
+    )
 }
 
 SUFFIXES = {".txt", ".text", ""}
@@ -39,7 +48,11 @@ def parse_text(
     """Text → Document (no placement); the core the tests drive directly."""
     reader = READERS[layout]() if layout else choose(text)
     doc = Document(path=path, text=text, layout=reader.name)
-    StructureParser(doc, catalog or load_catalog()).run(list(reader.items(text)))
+    try:
+        items = list(reader.items(text))
+    except FormatError as e:
+        raise InputError(path, doc.line_of(e.offset), e.message) from None
+    StructureParser(doc, catalog or load_catalog(), reader.brackets).run(items)
     return doc
 
 
@@ -72,10 +85,13 @@ def source_files(paths: list[Path]) -> list[Path]:
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
+            # hidden files and folders (a Kanripo clone's .git/) are not sources
             out.extend(
                 f
                 for f in sorted(p.rglob("*"))
-                if f.is_file() and f.suffix.lower() in SUFFIXES and not f.name.startswith(".")
+                if f.is_file()
+                and f.suffix.lower() in SUFFIXES
+                and not any(part.startswith(".") for part in f.relative_to(p).parts)
             )
         elif p.is_file():
             out.append(p)

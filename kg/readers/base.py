@@ -23,9 +23,23 @@ _WS = " \t\u3000\r\n\f\v\ufeff\xa0"
 
 @dataclass(slots=True)
 class Line:
+    """A stretch of content the structure parser reads as one line.
+
+    A layout that wraps a unit over several printed lines gives the pieces to join
+    (``pieces``, in reading order; what lies between them the reader reports as segments);
+    otherwise the line is the one span ``start``–``end``. ``role`` says what the layout
+    knows about the line: ``text`` (nothing), ``abstract``, ``classic`` (经文: never a
+    heading), ``heading`` (a 右X heading block), ``title`` (a title line: juan, category,
+    chapter).
+    """
+
     start: int
     end: int
-    role: str = "text"  # text | abstract
+    role: str = "text"
+    pieces: tuple[tuple[int, int], ...] = ()
+
+    def spans(self) -> tuple[tuple[int, int], ...]:
+        return self.pieces or ((self.start, self.end),)
 
 
 @dataclass(slots=True)
@@ -35,7 +49,25 @@ class Meta:
     values: dict[str, str] = field(default_factory=dict)
 
 
-Item = Line | Segment | Meta
+@dataclass(slots=True)
+class Page:
+    """A page-break marker: the print page that begins at ``start`` (e.g. "WYG 001-2a")."""
+
+    start: int
+    end: int
+    label: str
+
+
+Item = Line | Segment | Meta | Page
+
+
+class FormatError(Exception):
+    """A reader cannot make sense of its layout at ``offset``: ``read`` names file and line."""
+
+    def __init__(self, offset: int, message: str) -> None:
+        super().__init__(message)
+        self.offset = offset
+        self.message = message
 
 
 @dataclass(frozen=True)
@@ -43,6 +75,7 @@ class Markers:
     furniture: frozenset[str]
     furniture_patterns: tuple[re.Pattern[str], ...]
     juan_marker: re.Pattern[str]
+    juan_label: re.Pattern[str]
     heading_prefix: str
     heading_max: int
     heading_not_before: frozenset[str]
@@ -63,6 +96,7 @@ def markers() -> Markers:
         furniture=frozenset(data["lines"]["furniture"]),
         furniture_patterns=comp(data["lines"]["furniture_patterns"]),
         juan_marker=re.compile(data["lines"]["juan_marker"]),
+        juan_label=re.compile(data["lines"]["juan_label"]),
         heading_prefix=data["heading"]["prefix"],
         heading_max=data["heading"]["max_title_chars"],
         heading_not_before=frozenset(data["heading"]["ordinary_next"]),
@@ -167,6 +201,7 @@ class LayoutReader:
 
     name: ClassVar[str]
     description: ClassVar[str]
+    brackets: ClassVar[tuple[str, str]] = ("【", "】")  # what encloses notes in this layout
 
     def score(self, text: str) -> float:
         raise NotImplementedError

@@ -7,13 +7,15 @@ Every character of every line ends up in exactly one segment of the document.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg.catalog import Catalog
 from kg.model import Chapter, Document, Issue, Juan, Note, Preface, Section, Seg, Segment, TextUnit
 from kg.normalize import GARBLED, normalize
-from kg.readers.base import Item, Line, Markers, Meta, markers
+from kg.readers.base import Item, Line, Markers, Meta, Page, markers
 
 _SEP = " \t\u3000\xa0"
 _DIGITS = {"〇": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -43,6 +45,50 @@ def chinese_number(s: str) -> int | None:
     return total
 
 
+class View:
+    """A line as the parser reads it: its pieces joined, with the way back to the file.
+
+    Offsets in ``text`` are "virtual"; ``at`` and ``spans`` turn them into file offsets.
+    A one-piece line is the file itself shifted by its start.
+
+    >>> v = View("ab\\ncd", ((0, 2), (3, 5)))
+    >>> v.text, v.at(2), v.spans(1, 3), v.span(0, 4)
+    ('abcd', 3, [(1, 2), (3, 4)], (0, 5))
+    """
+
+    __slots__ = ("pieces", "starts", "text")
+
+    def __init__(self, source: str, pieces: Sequence[tuple[int, int]]) -> None:
+        self.pieces = [(a, b) for a, b in pieces if b > a] or [pieces[0]]
+        self.starts: list[int] = []
+        n = 0
+        for a, b in self.pieces:
+            self.starts.append(n)
+            n += b - a
+        self.text = "".join(source[a:b] for a, b in self.pieces)
+
+    def at(self, v: int) -> int:
+        """File offset of the character at virtual offset ``v`` (the line's end for len)."""
+        if v >= len(self.text):
+            return self.pieces[-1][1]
+        i = bisect_right(self.starts, v) - 1
+        return self.pieces[i][0] + v - self.starts[i]
+
+    def spans(self, a: int, b: int) -> list[tuple[int, int]]:
+        """File spans of the virtual stretch ``a``–``b``."""
+        out = []
+        for (ps, pe), vs in zip(self.pieces, self.starts, strict=True):
+            lo, hi = max(a, vs), min(b, vs + pe - ps)
+            if hi > lo:
+                out.append((ps + lo - vs, ps + hi - vs))
+        return out
+
+    def span(self, a: int, b: int) -> tuple[int, int]:
+        """The file span enclosing the virtual stretch ``a``–``b``."""
+        spans = self.spans(a, b)
+        return (spans[0][0], spans[-1][1]) if spans else (self.at(a), self.at(a))
+
+
 @dataclass(slots=True)
 class Tok:
     kind: str  # text | bracket | sep
@@ -52,19 +98,22 @@ class Tok:
     closed: bool = True
 
 
-def tokenize(text: str, start: int, end: int) -> list[Tok]:
+def tokenize(
+    text: str, start: int, end: int, brackets: tuple[str, str] = ("【", "】")
+) -> list[Tok]:
     """Text runs, 【…】 blocks (nested ones whole) and separator runs of one line."""
+    opening, closing = brackets
     toks: list[Tok] = []
     i = start
     while i < end:
         ch = text[i]
-        if ch == "【":
+        if ch == opening:
             depth, j = 0, i
             while j < end:
                 c = text[j]
-                if c == "【":
+                if c == opening:
                     depth += 1
-                elif c == "】":
+                elif c == closing:
                     depth -= 1
                     if depth == 0:
                         break
@@ -75,14 +124,14 @@ def tokenize(text: str, start: int, end: int) -> list[Tok]:
             else:
                 toks.append(Tok("bracket", i, end, closed=False))
                 i = end
-        elif ch == "】":
+        elif ch == closing:
             # a close with no open: what precedes it on the line ends a commentary begun earlier
             toks = [Tok("bracket", start, i + 1, opened=False)]
             i += 1
         else:
             sep = ch in _SEP
             j = i + 1
-            while j < end and text[j] not in "【】" and (text[j] in _SEP) == sep:
+            while j < end and text[j] not in brackets and (text[j] in _SEP) == sep:
                 j += 1
             toks.append(Tok("sep" if sep else "text", i, j))
             i = j
@@ -90,18 +139,28 @@ def tokenize(text: str, start: int, end: int) -> list[Tok]:
 
 
 class StructureParser:
-    """Feeds a reader's items into a Document, one line at a time."""
+    """Feeds a reader's items into a Document, one line at a time.
 
-    def __init__(self, doc: Document, catalog: Catalog) -> None:
+    Each line is read through a ``View``: token offsets are offsets in the line's joined
+    text, turned into file spans wherever something is recorded (segments, unit pieces,
+    note pieces, spans of titles and headings).
+    """
+
+    def __init__(
+        self, doc: Document, catalog: Catalog, brackets: tuple[str, str] = ("【", "】")
+    ) -> None:
         self.doc = doc
         self.text = doc.text
         self.m: Markers = markers()
         self.cat = catalog
+        self.brackets = brackets
         self.juan: Juan | None = None
         self.chapter: Chapter | None = None
         self.category: str | None = None
         self.target: TextUnit | Preface | Section | None = None
         self.front = False  # juan opened by its marker, no chapter title yet
+        self.header_juan: int | None = None  # the juan a file's header says it holds
+        self.v = View(doc.text, ((0, 0),))
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -109,15 +168,32 @@ class StructureParser:
         if end > start:
             self.doc.segments.append(Segment(kind, start, end))
 
+    def vseg(self, kind: Seg, a: int, b: int) -> None:
+        """Segments for the virtual stretch ``a``–``b`` of the current line."""
+        for start, end in self.v.spans(a, b):
+            self.seg(kind, start, end)
+
     def issue(self, kind: str, start: int, end: int, message: str) -> None:
         self.doc.issues.append(Issue(kind, self.doc.line_of(start), start, end, message))
+
+    def vissue(self, kind: str, a: int, b: int, message: str) -> None:
+        start, end = self.v.span(a, b)
+        self.issue(kind, start, end, message)
+
+    def add(self, unit: TextUnit, a: int, b: int) -> None:
+        """Append the virtual stretch ``a``–``b`` to a unit, one piece per file span."""
+        for start, end in self.v.spans(a, b):
+            unit.add(self.text[start:end], start, end)
 
     def run(self, items: Sequence[Item]) -> Document:
         lines = [i for i, it in enumerate(items) if isinstance(it, Line)]
         nxt = dict(zip(lines, [*lines[1:], None], strict=False))
         for idx, it in enumerate(items):
             if isinstance(it, Meta):
-                self.doc.metadata.update(it.values)
+                self.meta(it)
+            elif isinstance(it, Page):
+                self.doc.pages.append((it.start, it.label))
+                self.seg(Seg.PAGE, it.start, it.end)
             elif isinstance(it, Segment):
                 self.doc.segments.append(it)
                 if it.kind is Seg.NOISE:
@@ -126,12 +202,29 @@ class StructureParser:
             else:
                 following = nxt[idx]
                 self.line(it, items[following] if following is not None else None)
+        # a layout that joins lines reports what lies between the pieces as it goes
+        self.doc.segments.sort(key=lambda s: s.start)
+        self.doc.pages.sort()
         self._report_garbles()
         return self.doc
 
+    def meta(self, it: Meta) -> None:
+        self.doc.metadata.update(it.values)
+        label = it.values.get("juan")
+        if label is not None:
+            label = normalize(label).strip()
+            m = self.m.juan_label.match(label)
+            if label.isascii() and label.isdigit():
+                self.header_juan = int(label) or None
+            else:
+                self.header_juan = chinese_number(m.group(1)) if m else None
+
     def _juan(self) -> Juan:
         if self.juan is None:
-            self.juan = Juan(number=None, placement="unknown")
+            if self.header_juan is not None:
+                self.juan = Juan(number=self.header_juan, placement="header")
+            else:
+                self.juan = Juan(number=None, placement="unknown")
             self.doc.juans.append(self.juan)
         return self.juan
 
@@ -147,66 +240,109 @@ class StructureParser:
         return self.chapter
 
     def _norm(self, tok: Tok) -> str:
-        return normalize(self.text[tok.start : tok.end]).strip()
+        return normalize(self.v.text[tok.start : tok.end]).strip()
+
+    def _line_text(self, ln: Line) -> str:
+        return "".join(self.text[a:b] for a, b in ln.spans())
 
     # -- lines ------------------------------------------------------------------------------
 
     def line(self, ln: Line, following: Item | None) -> None:
         if ln.role == "abstract":
             unit = TextUnit(Seg.ABSTRACT)
-            unit.add(self.text[ln.start : ln.end], ln.start, ln.end)
+            for a, b in ln.spans():
+                unit.add(self.text[a:b], a, b)
+                self.seg(Seg.ABSTRACT, a, b)
             self.doc.abstract = unit
-            self.seg(Seg.ABSTRACT, ln.start, ln.end)
             return
-        toks = tokenize(self.text, ln.start, ln.end)
+        self.v = View(self.text, ln.spans())
+        toks = tokenize(self.v.text, 0, len(self.v.text), self.brackets)
         content = [t for t in toks if t.kind != "sep"]
+        if not content:
+            self.vseg(Seg.LAYOUT, 0, len(self.v.text))
+            return
         first = content[0]
         rest_are_notes = all(t.kind == "bracket" for t in content[1:])
         if first.kind == "text" and rest_are_notes and self._marker(first, following):
             self._trailing(toks, toks.index(first) + 1)
             return
-        if first.kind == "text" and self._is_heading(first):
+        titled = first.kind == "text" and ln.role == "title" and rest_are_notes
+        if titled and self._unknown_title(first):
+            self._trailing(toks, toks.index(first) + 1)
+            return
+        if (
+            first.kind == "text"
+            and ln.role != "classic"
+            and self._is_heading(first, strict=ln.role != "heading")
+        ):
             self.heading(toks, toks.index(first))
             return
-        self.content(toks)
+        self.content(toks, headings=ln.role != "classic")
 
     def _marker(self, tok: Tok, following: Item | None) -> bool:
         """Whole-line markers: juan, furniture, category, chapter title, preface title."""
         norm = self._norm(tok)
         a, b = tok.start, tok.end
-        m = self.m.juan_marker.match(norm)
+        m = self.m.juan_marker.match(norm) or self._work_juan(norm)
         if m and (n := chinese_number(m.group(1))) is not None:
             self.juan_marker(n, a, b, following)
             return True
         if norm in self.m.furniture or any(p.match(norm) for p in self.m.furniture_patterns):
-            self.seg(Seg.FURNITURE, a, b)
+            self.vseg(Seg.FURNITURE, a, b)
             return True
         if (cat := self.cat.category_for(norm)) is not None:
-            self.category = self.text[a:b]
+            self.category = self.v.text[a:b]
             if self.chapter is not None and self.chapter.title is None and cat:
                 self.chapter.category = self.category
-            self.seg(Seg.CATEGORY, a, b)
+            self.vseg(Seg.CATEGORY, a, b)
             return True
         if (rite := self.cat.rite_for_title(norm)) is not None:
             self.chapter_title(rite, a, b)
             return True
         if self.front and self.chapter is None and len(norm) <= self.m.preface_max:
-            pre = Preface(title=self.text[a:b], title_span=(a, b))
+            pre = Preface(title=self.v.text[a:b], title_span=self.v.span(a, b))
             self._juan().prefaces.append(pre)
             self.target = pre
-            self.seg(Seg.PREFACE_TITLE, a, b)
+            self.vseg(Seg.PREFACE_TITLE, a, b)
             return True
         return False
+
+    def _work_juan(self, norm: str) -> re.Match[str] | None:
+        """``TITLE卷N`` where a file's header names the work TITLE (another Kanripo text)."""
+        name = normalize(self.doc.metadata.get("name", "")).strip()
+        if not name or not norm.startswith(name):
+            return None
+        return self.m.juan_label.match(norm[len(name) :])
+
+    def _unknown_title(self, tok: Tok) -> bool:
+        """A line the layout marks as a title but no catalogue knows: an unknown chapter."""
+        if len(self._norm(tok)) > self.m.preface_max:
+            return False
+        a, b = tok.start, tok.end
+        title = self.v.text[a:b]
+        said = f"title {title!r} names no chapter of ontology/rites.ttl: read as an unknown one"
+        self.vissue("structure", a, b, said)
+        self.chapter = Chapter(
+            title=title, category=self.category, title_span=self.v.span(a, b), placement="unknown"
+        )
+        self._juan().chapters.append(self.chapter)
+        self.chapter.preface = Preface()
+        self.target = self.chapter.preface
+        self.front = False
+        self.category = None
+        self.vseg(Seg.CHAPTER_TITLE, a, b)
+        return True
 
     def _trailing(self, toks: list[Tok], start: int) -> None:
         """Separators and 【…】 after a marker on the same line attach to the new target."""
         for tok in toks[start:]:
             if tok.kind == "sep":
-                self.seg(Seg.LAYOUT, tok.start, tok.end)
+                self.vseg(Seg.LAYOUT, tok.start, tok.end)
             else:
                 self.attach(self.note(tok, Seg.COMMENTARY))
 
     def juan_marker(self, n: int, a: int, b: int, following: Item | None) -> None:
+        span = self.v.span(a, b)
         cur = self.juan
         closes = cur is not None and (
             cur.number == n
@@ -215,22 +351,25 @@ class StructureParser:
         if cur is not None and closes:
             if cur.number is None:
                 cur.number, cur.placement = n, "close-marker"
-            cur.close_span = (a, b)
+            cur.close_span = span
             self.juan = self.chapter = self.target = None
             self.front = False
         else:
-            self.juan = Juan(number=n, placement="marker", open_span=(a, b))
+            if self.header_juan is not None and self.header_juan != n:
+                said = f"juan {n} opens here, but the file's header says juan {self.header_juan}"
+                self.issue("structure", span[0], span[1], said)
+            self.juan = Juan(number=n, placement="marker", open_span=span)
             self.doc.juans.append(self.juan)
             self.chapter = self.target = None
             self.category = None
             self.front = True
-        self.seg(Seg.JUAN_MARKER, a, b)
+        self.vseg(Seg.JUAN_MARKER, a, b)
 
     def _closing(self, following: Item | None) -> bool:
         """After fragment content, a juan marker closes that juan unless a juan opening follows."""
         if not isinstance(following, Line):
             return True
-        norm = normalize(self.text[following.start : following.end]).strip()
+        norm = normalize(self._line_text(following)).strip()
         opening = any(p.match(norm) for p in self.m.furniture_patterns)
         opening = opening or self.cat.category_for(norm) is not None
         return not (opening or self.cat.rite_for_title(norm) is not None)
@@ -238,44 +377,45 @@ class StructureParser:
     def chapter_title(self, rite: str, a: int, b: int) -> None:
         juan = self._juan()
         self.chapter = Chapter(
-            title=self.text[a:b], rite=rite, category=self.category, title_span=(a, b)
+            title=self.v.text[a:b], rite=rite, category=self.category, title_span=self.v.span(a, b)
         )
         juan.chapters.append(self.chapter)
         self.chapter.preface = Preface()
         self.target = self.chapter.preface
         self.front = False
         self.category = None
-        self.seg(Seg.CHAPTER_TITLE, a, b)
+        self.vseg(Seg.CHAPTER_TITLE, a, b)
 
     # -- headings and records ---------------------------------------------------------------
 
-    def _is_heading(self, tok: Tok) -> bool:
+    def _is_heading(self, tok: Tok, strict: bool = True) -> bool:
+        """右X: 右 and a short title; ``strict`` also refuses 右 + an ordinary word (右手 …)."""
         prefix = self.m.heading_prefix
         length = tok.end - tok.start - len(prefix)
-        if not self.text.startswith(prefix, tok.start) or not 1 <= length <= self.m.heading_max:
+        if not self.v.text.startswith(prefix, tok.start) or not 1 <= length <= self.m.heading_max:
             return False
-        return self.text[tok.start + len(prefix)] not in self.m.heading_not_before
+        return not strict or self.v.text[tok.start + len(prefix)] not in self.m.heading_not_before
 
     def heading(self, toks: list[Tok], at: int) -> None:
         tok = toks[at]
-        chapter = self._chapter(tok.start)
+        chapter = self._chapter(self.v.at(tok.start))
         sec = chapter.section()
-        sec.title = self.text[tok.start + len(self.m.heading_prefix) : tok.end]
-        sec.heading = (tok.start, tok.end)
-        self.seg(Seg.HEADING, tok.start, tok.end)
+        sec.title = self.v.text[tok.start + len(self.m.heading_prefix) : tok.end]
+        sec.heading = self.v.span(tok.start, tok.end)
+        self.vseg(Seg.HEADING, tok.start, tok.end)
         self.target = sec
         prev = "title"
         rec: TextUnit | None = None
         for t in toks[at + 1 :]:
             if t.kind == "sep":
-                self.seg(Seg.LAYOUT, t.start, t.end)
+                self.vseg(Seg.LAYOUT, t.start, t.end)
                 prev = "sep"
             elif t.kind == "text":
                 if rec is None or rec.commentary or prev == "sep":
                     rec = TextUnit(Seg.RECORD)
                     sec.records.append(rec)
-                rec.add(self.text[t.start : t.end], t.start, t.end)
-                self.seg(Seg.RECORD, t.start, t.end)
+                self.add(rec, t.start, t.end)
+                self.vseg(Seg.RECORD, t.start, t.end)
                 self.target = rec
                 prev = "text"
             else:
@@ -288,25 +428,25 @@ class StructureParser:
 
     # -- passages ---------------------------------------------------------------------------
 
-    def content(self, toks: list[Tok]) -> None:
+    def content(self, toks: list[Tok], headings: bool = True) -> None:
         cur: TextUnit | None = None
         prev = ""
         last_solid = ""
         for i, t in enumerate(toks):
             if t.kind == "sep":
-                self.seg(Seg.LAYOUT, t.start, t.end)
+                self.vseg(Seg.LAYOUT, t.start, t.end)
                 prev = "sep"
                 continue
             if t.kind == "text":
                 # 右X after a closing 】 (with or without a separator) opens a heading
-                if last_solid == "bracket" and self._is_heading(t):
+                if headings and last_solid == "bracket" and self._is_heading(t):
                     self.heading(toks, i)
                     return
                 if cur is None or cur.commentary:
                     cur = TextUnit(Seg.PASSAGE)
-                    self._chapter(t.start).section().passages.append(cur)
-                cur.add(self.text[t.start : t.end], t.start, t.end)
-                self.seg(Seg.PASSAGE, t.start, t.end)
+                    self._chapter(self.v.at(t.start)).section().passages.append(cur)
+                self.add(cur, t.start, t.end)
+                self.vseg(Seg.PASSAGE, t.start, t.end)
                 self.target = cur
             elif cur is None:
                 self.attach(self.note(t, Seg.COMMENTARY))
@@ -314,13 +454,16 @@ class StructureParser:
                 self.bracket(t, cur, glued=prev == "text")
             prev = last_solid = t.kind
 
+    def _inner(self, tok: Tok) -> str:
+        return self.v.text[tok.start + tok.opened : tok.end - tok.closed]
+
     def bracket(self, tok: Tok, unit: TextUnit | None, glued: bool) -> None:
         """A 【…】 after text: reading mark, inline textual/source note, or commentary."""
-        inner = normalize(self.text[tok.start + tok.opened : tok.end - tok.closed]).strip()
+        inner = normalize(self._inner(tok)).strip()
         if unit is not None and tok.opened and tok.closed:
             if inner in self.m.reading_marks:
                 unit.reading_breaks.append(len(unit.text))
-                self.seg(Seg.READING_MARK, tok.start, tok.end)
+                self.vseg(Seg.READING_MARK, tok.start, tok.end)
                 return
             if glued and not unit.commentary and len(inner) <= self.m.note_max:
                 kind = None
@@ -338,24 +481,31 @@ class StructureParser:
             unit.commentary.append(note)
 
     def _is_source_note(self, tok: Tok) -> bool:
-        inner = normalize(self.text[tok.start + tok.opened : tok.end - tok.closed]).strip()
+        inner = normalize(self._inner(tok)).strip()
         return len(inner) <= self.m.note_max and any(p.search(inner) for p in self.m.source)
 
     def note(self, tok: Tok, kind: Seg) -> Note:
-        inner = self.text[tok.start + tok.opened : tok.end - tok.closed]
+        inner = self._inner(tok)
+        opening, closing = self.brackets
         if not tok.closed:
-            self.issue(
-                "unbalanced", tok.start, tok.end, "【 is not closed on its line: read to line end"
-            )
-        if not tok.opened:
-            self.issue(
+            self.vissue(
                 "unbalanced",
                 tok.start,
                 tok.end,
-                "】 without 【: read as the end of a commentary begun before this line",
+                f"{opening} is not closed on its line: read to line end",
             )
-        self.seg(kind, tok.start, tok.end)
-        return Note(kind, inner, tok.start, tok.end, opened=tok.opened, closed=tok.closed)
+        if not tok.opened:
+            self.vissue(
+                "unbalanced",
+                tok.start,
+                tok.end,
+                f"{closing} without {opening}: read as the end of a commentary begun before "
+                "this line",
+            )
+        self.vseg(kind, tok.start, tok.end)
+        pieces = self.v.spans(tok.start, tok.end)
+        start, end = pieces[0][0], pieces[-1][1]
+        return Note(kind, inner, start, end, opened=tok.opened, closed=tok.closed, pieces=pieces)
 
     def attach(self, note: Note) -> None:
         """A 【…】 that starts a line belongs to what came before it."""
