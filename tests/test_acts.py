@@ -166,3 +166,24 @@ def test_an_act_without_agent_says_why() -> None:
         assert bare, text
         assert all(a.agent_note and why in a.agent_note for a in bare), (text, bare)
     assert all(a.agent_note is None for a in read_acts("司射适堂西袒决遂"))
+
+
+def _places(text: str) -> list[tuple[str, dict[str, list[str]]]]:
+    return [(a.action_form, a.places) for a in read_acts(text)]
+
+
+def test_places_that_are_no_setting() -> None:
+    # written, in the manner of the 仪礼: 当X after an act lines up; a thing 在X stands there;
+    # 以X measures; 筵西 is a spot by the mat, not a mat acted on
+    assert _places("设洗于阼阶东南当东荣") == [("设", {"location": ["阼阶"]})]
+    assert _places("篚在洗西主人降") == [("降", {})]
+    assert _places("设洗于阼阶东南南北以堂深") == [("设", {"location": ["阼阶"]})]
+    acts = read_acts("宾东面冠者筵西拜受觯")
+    assert [(a.action_form, a.agents, a.patients) for a in acts] == [("拜受", ["冠者"], ["觯"])]
+
+
+def test_movement_places_and_counted_subjects() -> None:
+    assert _places("主人执爵自门入") == [("执", {}), ("入", {"source": ["门"]})]
+    assert _places("司马进当楅南北面坐")[0] == ("进", {"destination": ["楅南"]})
+    acts = read_acts("复者一人升自前东荣")
+    assert [(a.action_form, a.agents) for a in acts] == [("升", ["复者"])]

@@ -80,6 +80,9 @@ class Act:
             self.place_iris.setdefault(role, []).append(iri)
 
 
+SKIP = "skip"  # a preposition whose place is no act's setting
+
+
 @dataclass(frozen=True)
 class Grammar:
     preps: dict[str, str]  # form -> location|source|destination
@@ -105,6 +108,10 @@ class Grammar:
     cond_open: frozenset[str]
     cond_close: frozenset[str]
     pronouns: frozenset[str]
+    align_after_act: frozenset[str]  # 当 after an act: a line-up, not a setting
+    position_after_thing: frozenset[str]  # 在 after a thing: where it stands, not an act
+    measure: frozenset[str]  # 以堂深: the place is a measure
+    directions: frozenset[str]  # 筵西: a spot beside a thing
 
 
 @lru_cache(maxsize=1)
@@ -141,6 +148,10 @@ def grammar() -> Grammar:
         cond_open=n(d["condition"]["opens"]),
         cond_close=n(d["condition"]["closes"]),
         pronouns=n(d["pronoun"]["object"]),
+        align_after_act=n(d["not_a_setting"]["after_act"]),
+        position_after_thing=n(d["not_a_setting"]["after_thing"]),
+        measure=n(d["not_a_setting"]["measure"]),
+        directions=n(d["relative"]["directions"]),
     )
 
 
@@ -262,7 +273,12 @@ class ActReader:
         while k < len(self.items):
             x = self.items[k]
             comparison = x.kind == "role" and self.items[k - 1].form == "如"
-            if x.kind in ("object", "pronoun", "adverb", "plural", "joiner") or comparison:
+            count = x.kind == "anonymous" and k == j + 1 and x.start == self.items[j].end
+            if (
+                x.kind in ("object", "pronoun", "adverb", "plural", "joiner")
+                or comparison
+                or count  # 复者一人: how many of them
+            ):
                 k += 1  # what the subject wears, or 如主人之服
                 continue
             return x.kind in ("action", "facing", "place", "prep", "repeat")
@@ -408,6 +424,15 @@ class ActReader:
             run += 2
         nxt = self.items[run + 1] if run + 1 < len(self.items) else None
         after_verb = act is not None and (act.end == it.start or self.prep is not None)
+        end = self.items[run].end
+        if (
+            run == i
+            and not after_verb
+            and self.text[end : end + 1] in self.g.directions
+            and not (nxt is not None and nxt.start == end and nxt.kind in ("facing", "place"))
+        ):
+            self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
+            return run
         prev = self.items[i - 1] if i > 0 else None
         instrument = prev is not None and prev.form == "以"
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
@@ -482,6 +507,11 @@ class ActReader:
         act = self.current
         nxt = self._next_solid(i)
         before_verb = nxt is not None and nxt.kind in ("action", "facing")
+        prev = self.items[i - 1] if i > 0 else None
+        measure = prev is not None and prev.end == it.start and prev.form in self.g.measure
+        if self.prep == SKIP or measure:
+            self.prep = None
+            return
         if self.clause_start is not None:
             # a new clause has begun (a subject, a place, a facing): this is its setting
             self.pending_place.append((self.prep or "location", it))
@@ -504,7 +534,45 @@ class ActReader:
     def on_prep(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
         act = self.current
-        if act is not None and it.start - act.end <= MAX_GAP and self.clause_start is None:
+        prev = self.items[i - 1] if i > 0 else None
+        after = self.items[i + 2] if i + 2 < len(self.items) else None
+        sets_next = after is not None and after.kind in ("facing", "action")  # 入当牖北面彻
+        if (
+            act is not None
+            and it.form in self.g.align_after_act
+            and act.verb[1] == it.start
+            and (act.action_form in self.g.motion_to or not sets_next)
+        ):
+            # 进当楅南: where the movement ends; 立当X: where the act is
+            self.prep = "destination" if act.action_form in self.g.motion_to else "location"
+            self._touch(it)
+            return
+        if (
+            act is not None and it.form in self.g.align_after_act and self.clause_start is None
+        ) or (
+            it.form in self.g.position_after_thing
+            and prev is not None
+            and prev.kind == "object"
+            and prev.end == it.start
+            and (act is None or prev.start > act.end)
+        ):
+            self.prep = SKIP  # 当洗东, 水在洗东: not where an act happens
+            return
+        leads_in = (  # 自门入: where the next verb's movement starts, not the last act's
+            it.extra == "source"
+            and nxt is not None
+            and nxt.kind == "place"
+            and after is not None
+            and after.kind == "action"
+            and after.start == nxt.end
+            and not (act is not None and act.verb[1] == it.start)  # 升自西阶进: the 升's
+        )
+        if (
+            act is not None
+            and it.start - act.end <= MAX_GAP
+            and self.clause_start is None
+            and not leads_in
+        ):
             self.prep = it.extra  # 委其余于中西: still the same act
             self._touch(it)
         elif nxt is not None and nxt.kind in ("place", "object"):
