@@ -8,28 +8,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from kg import __version__
+from kg.cli_options import store_option
 from kg.errors import KgError
 from kg.normalize import normalize
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.resources import default_sources, default_store, queries_dir
-
-
-def store_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``--store DIR`` for every command; defaults to KG_STORE or .kg/store in the project."""
-    return click.option(
-        "--store",
-        "store",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="Store directory (default: $KG_STORE or .kg/store in the project).",
-    )(fn)
 
 
 def _store(path: Path | None) -> Path:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kg.cli_options import store_option
 from kg.resources import default_store
 
 
@@ -19,12 +20,7 @@ from kg.resources import default_store
     default=None,
     help="Folder to write (default: docs/ beside the store, where kg serve looks).",
 )
-@click.option(
-    "--store",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Store directory (default: $KG_STORE or .kg/store in the project).",
-)
+@store_option
 @click.option(
     "--no-data",
     is_flag=True,

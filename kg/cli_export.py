@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from kg.cli_options import store_option
 from kg.export import FORMATS
 from kg.resources import default_store
 
@@ -40,12 +41,7 @@ from kg.resources import default_store
     "vocabularies).",
 )
 @click.option("--chapter", help="Only one chapter: its slug (xiangsheli), title (乡射礼) or IRI.")
-@click.option(
-    "--store",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Store directory (default: $KG_STORE or .kg/store in the project).",
-)
+@store_option
 def export_command(
     fmt: str,
     out: Path | None,

@@ -8,6 +8,8 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from kg.cli_options import store_option
+
 
 @click.group("lexicon")
 def lexicon() -> None:
@@ -15,7 +17,7 @@ def lexicon() -> None:
 
 
 @lexicon.command("gaps")
-@click.option("--store", type=click.Path(path_type=Path, file_okay=False), default=None)
+@store_option
 @click.option("--min-count", default=2, show_default=True, help="Report terms seen this often.")
 @click.option("--limit", default=60, show_default=True, help="Rows per kind.")
 @click.option("--kind", type=click.Choice(["role", "object", "place", "commentator", "work"]))

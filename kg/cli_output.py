@@ -6,14 +6,13 @@ import contextlib
 import sys
 from collections import Counter
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import click
 from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kg.build import BuildReport
-from kg.build import Progress as ProgressFn
 from kg.store import (
     PREFIXES,
     data_prefixes,
@@ -23,6 +22,10 @@ from kg.store import (
     serialize_results,
     store_base,
 )
+
+if TYPE_CHECKING:  # kg.build pulls in spaCy: `kg query` should not wait for it
+    from kg.build import BuildReport
+    from kg.build import Progress as ProgressFn
 
 
 @contextlib.contextmanager

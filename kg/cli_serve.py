@@ -8,16 +8,8 @@ from pathlib import Path
 
 import click
 
+from kg.cli_options import store_option
 from kg.resources import default_store
-
-
-def _store_option(fn):  # type: ignore[no-untyped-def]
-    return click.option(
-        "--store",
-        type=click.Path(path_type=Path, file_okay=False),
-        default=None,
-        help="Store directory (default: $KG_STORE or .kg/store in the project).",
-    )(fn)
 
 
 def _size(value: str) -> int:
@@ -30,7 +22,7 @@ def _size(value: str) -> int:
 
 
 @click.command()
-@_store_option
+@store_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8000, show_default=True, type=int, help="Port to listen on.")
 @click.option(
@@ -90,7 +82,7 @@ def serve(
 
 
 @click.command()
-@_store_option
+@store_option
 @click.option("--endpoint", required=True, help="Graph Store Protocol URL, e.g. …/store.")
 @click.option("--auth", default=None, metavar="USER:PASS", help="HTTP basic authentication.")
 @click.option("--graph", "graphs", multiple=True, help="Only this named graph (repeatable).")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from kg.cli_options import store_option
 from kg.resources import default_store
 from kg.store import PREFIXES
 
@@ -68,12 +69,7 @@ def render_text(report: object, where: str) -> str:
 
 
 @click.command("validate")
-@click.option(
-    "--store",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=None,
-    help="Store directory (default: $KG_STORE or .kg/store in the project).",
-)
+@store_option
 @click.option(
     "-f",
     "--format",
