@@ -7,6 +7,7 @@ one-line messages here and nowhere else. Exit codes: 0 ok, 1 user error, 2 usage
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,15 @@ def query(
         name, sep, value = b.partition("=")
         if not sep or not name:
             raise click.BadParameter(f"{b!r} is not VAR=VALUE", param_hint="--bind")
-        values[name.lstrip("?$")] = normalize(value)  # names match in normalized form
+        name = name.lstrip("?$")
+        if named and named.params and name not in named.params:
+            raise click.BadParameter(
+                f"{named.name} has no parameter {name!r} (it has: {', '.join(named.params)})",
+                param_hint="--bind",
+            )
+        if not re.search(rf"[?$]{re.escape(name)}\b", sparql):
+            raise click.BadParameter(f"the query has no variable ?{name}", param_hint="--bind")
+        values[name] = normalize(value)  # names match in normalized form
     db = open_store(_store(store))
     values = {k: normalize(v) for k, v in values.items() if v}
     results = run_query(db, with_values(sparql, values))

@@ -139,6 +139,15 @@ def test_bind_accepts_traditional_characters(seeds_store: Path) -> None:
     assert rows and rows[0]["passage"].startswith("三耦俟于堂西")
 
 
+def test_bind_of_an_unknown_name_is_an_error(seeds_store: Path) -> None:
+    # a misspelt parameter would otherwise be ignored and the default answer printed
+    store = ["--store", str(seeds_store)]
+    bad = RUN.invoke(cli, ["query", "disagreements", *store, "--bind", "term=决"])
+    assert bad.exit_code == 2 and "has: a, b, topic" in bad.output
+    bad = RUN.invoke(cli, ["query", "-e", "ASK { ?s ?p ?o }", *store, "--bind", "x=1"])
+    assert bad.exit_code == 2 and "no variable ?x" in bad.output
+
+
 def test_stats(seeds_store: Path) -> None:
     data = json.loads(kg("stats", "--store", str(seeds_store), "--json"))
     lj = "https://w3id.org/lijing/ontology#"

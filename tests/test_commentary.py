@@ -125,6 +125,44 @@ def test_no_gloss_where_the_boundaries_are_not_clear(text: str, passage: str) ->
     assert glosses(text, passage) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "passage", "expected"),
+    [
+        # a run without 也: cut where the next word of the passage begins
+        (
+            "阶西阶下之西挟夹持也",
+            "司射立于阶西挟弓",
+            [("阶西", "阶下之西", "A B"), ("挟", "夹持", "A B也")],
+        ),
+        # a nominal ending closes a definition, whatever follows
+        ("踧踖恭敬之貌宾拜于堂下也", "宾踧踖而拜", [("踧踖", "恭敬之貌", "A B")]),
+        ("枕所以安首者也", "设枕于床", [("枕", "所以安首者", "A B也")]),  # 所以…者
+        ("降阶降西阶也", "主人降阶", [("降阶", "降西阶", "A B也")]),  # a restatement
+        ("奠置也", "奠于荐东", [("奠", "置", "A B也")]),  # one character, a clause of its own
+        ("二尺曰墉亦曰堵", "筑墉为堵", [("墉", "二尺", "B曰A"), ("堵", "二尺", "B曰A")]),
+        ("郑氏谓觚为二升之爵非也", "实觚", [("觚", "二升之爵", "A为B")]),  # a reported view
+        ("工北面坐竹器之方者曰筐", "工北面坐取筐", [("筐", "竹器之方者", "B曰A")]),
+        ("握手把处犹肤也", "长尺有握", [("握", "手把处", "A B也")]),  # 犹 "like" ends it
+    ],
+)
+def test_glosses_without_a_closing_ye_or_with_a_restating_definition(
+    text: str, passage: str, expected: list
+) -> None:
+    assert glosses(text, passage) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "passage"),
+    [
+        ("不云者宾尊也", "宾入"),  # a topic, then a statement: no one-character gloss
+        ("主人西面拜者以宾在西阶上也", "主人西面拜宾"),  # the passage's words go on
+        ("宾拜亦于西阶也", "宾拜于西阶"),  # 亦 "also" does not end a bare definition
+    ],
+)
+def test_no_run_where_the_passage_goes_on(text: str, passage: str) -> None:
+    assert glosses(text, passage) == []
+
+
 def test_a_gloss_belongs_to_the_voice_that_states_it() -> None:
     text = "纳入也郑康成曰射器弓矢决拾也"
     found = find_glosses(text, passage="纳射器")

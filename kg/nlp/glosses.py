@@ -13,17 +13,30 @@ pattern        example                term / definition
 ``B曰A``       二升曰觚, 射中曰获      A after 曰 / B before it
 ``B谓之A``     门侧之堂谓之塾          (likewise; and ``B之谓A``)
 ``A B之名``    …                      A at the clause's start / B
+``A B器``      甒瓦器以盛醴            an object / B up to a classifier
+``A B``        堂西堂下之西|袒露左臂也  a run of glosses without 也 (see below)
+``A为B``       郑氏谓荐车为进明器之车  in a reported or anonymous view: A / B
 =============  =====================  ==========================================
 
 Where a term begins or ends is the hard part. A term must be a word of the passage the
 block comments on (when it is given) or a lexicon form; the longest such word wins. A
-definition must be short and must not read as a reason or a purpose (不敢…, 以…, 故…).
-Precision first: where the boundaries are not clear, no gloss.
+definition must be short and must not read as a reason or a purpose (不敢…, 以…, 故…),
+unless it restates the term (反位反中西南东面之位) or is a 所以…者 nominal.
+
+Runs: a clause may hold several glosses with no 也 between them. It is cut where a word of
+the passage starts that comes later in the passage than the previous term, and every inner
+definition must read as a noun phrase (no act of the passage, no adverb, 之 or a nominal
+ending, or nothing the passage names); a definition ending in 貌 / 之辞 / 名 …, or followed by
+既 / 盖 / 凡 …, may close a run by itself (疑立立不安貌|敬之至也). Only a clause that can be cut
+in exactly one way yields glosses. Precision first: where the boundaries are not clear, no
+gloss.
 
 >>> [(g.term, g.definition) for g in find_glosses("比合也", passage="司射比耦")]
 [('比', '合')]
 >>> [(g.term, g.definition) for g in find_glosses("二升曰觚", passage="实觚")]
 [('觚', '二升')]
+>>> [(g.term, g.definition) for g in find_glosses("阶西阶下之西挟夹持也", passage="立于阶西挟弓")]
+[('阶西', '阶下之西'), ('挟', '夹持')]
 """
 
 from __future__ import annotations
@@ -48,7 +61,8 @@ class Gloss:
     def_end: int
     term: str  # normalized
     definition: str  # normalized
-    pattern: str  # A B也 | A犹B也 | A者B也 | A谓B | A即B | B曰A | B谓之A | B之谓A | A B之名
+    pattern: str  # A B也 | A犹B也 | A者B也 | A谓B | A即B | B曰A | B谓之A | B之谓A | A B之名 |
+    # A B器 | A B (one of a run without 也) | A为B (a reported view)
     voice: int = 0  # index of the voice (opinion) stating it
 
     @property
@@ -112,28 +126,8 @@ class _Reader:
         if t in self.not_terms or t[0] in "之者也而以其所" or t[-1] in self.cfg["not_term_end"]:
             return False
         if self.passage:
-            return t in self.passage and not self.cuts_word(t)
+            return t in self.passage
         return len(t) >= 2 and t in self.lexicon
-
-    @lru_cache(maxsize=256)  # noqa: B019 - one reader per block
-    def cuts_word(self, t: str) -> bool:
-        """Does every occurrence of t in the passage cut a lexicon word (命上|射: 上射)?"""
-        p, found = self.passage, False
-        if len(t) < 2 or t in self.lexicon:
-            return False
-        for i in (m.start() for m in re.finditer(re.escape(t), p)):
-            found = True
-            j = i + len(t)
-            across = any(
-                p[a : a + w] in self.lexicon
-                for w in (2, 3)
-                for edge in (i, j)
-                for a in range(edge - w + 1, edge)
-                if a >= 0 and a + w <= len(p) and not (i <= a and a + w <= j)
-            )
-            if not across:
-                return False
-        return found
 
     def term_before(self, cs: int, k: int) -> tuple[int, int] | None:
         """The term ending at k: the whole stretch from the clause start if it is a word,
@@ -288,11 +282,11 @@ class _Reader:
                 last = ce
             yield from sorted(found, key=lambda g: g.start)
 
-    def stop(self, d0: int, d1: int) -> int:
+    def stop(self, d0: int, d1: int, stops: list[str] | None = None) -> int:
         """Where a definition starting at d0 stops: before 犹 "like" or 亦 "also"
         (握手把处|犹肤也, 不达于理|亦谦也), or before a cited work (…|易曰)."""
         n = self.norm
-        for w in self.cfg["definition_stops"]:
+        for w in self.cfg["definition_stops"] if stops is None else stops:
             k = n.find(w, d0 + 1, d1)
             d1 = k if k > 0 else d1
         rules = load_rules()
@@ -314,6 +308,9 @@ class _Reader:
         Only one way to cut it may fit, else nothing (precision first)."""
         if not self.passage or e - cs > self.cfg["max_run"]:
             return []
+        whole = next(self.bare(cs, e), None)
+        if not then and whole and whole.definition[-1] == whole.term[-1] != whole.term[0]:
+            return []  # 请宾请君命谁为宾也: the definition closes on the term, one gloss
         cuts = [c for c in self._cuts(cs, e, then, 0) if len(c) > 1 or then or c[0][1]]
         if len(cuts) != 1:
             return []
@@ -332,16 +329,23 @@ class _Reader:
         if then:  # the last piece ends where the marked gloss's term begins
             if self.inner_ok(t, e, term) and self.later(term, then):
                 out.append([(self._g(t, (t[1], e), "A B"), False)])
-        elif depth and (g := next(self.bare(s, e, whole=True), None)):
+        elif (
+            depth and (g := next(self.bare(s, e, whole=True), None)) and self.nominal(g.definition)
+        ):
             out.append([(g, False)])
         lo = t[1] + self.cfg["min_inner_definition"]
         for p in range(lo, e - 1):
             if not self.inner_ok(t, p, term):
                 continue
             nxt = self.term_at_start(p, e)
-            ending = any(self.norm.endswith(w, t[1], p) for w in self.cfg["endings"]) or any(
-                self.norm.startswith(w, p) for w in self.cfg["openers"]
+            d = self.norm[t[1] : p]
+            ending = (
+                any(d.endswith(w) for w in self.cfg["endings"])
+                or any(self.norm.startswith(w, p) for w in self.cfg["openers"])
+                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
             )
+            ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
+            ending = ending and self.norm[p] not in self.cfg["not_in_inner_definition"]
             if ending and not then and depth == 0 and e - p >= 2:
                 out.append([(self._g(t, (t[1], p), "A B"), True)])
             word = self.norm[nxt[0] : nxt[1]] if nxt else ""
@@ -355,13 +359,28 @@ class _Reader:
         d = self.norm[t[1] : p]
         if any(c in self.cfg["not_in_inner_definition"] for c in d) or d in self.passage:
             return False  # 宾北面|拜者…: the passage's own words go on
-        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
-        if any(a in self.actions and a in self.passage and a not in term for a in acts):
-            return False  # 三耦|递取矢司射反: the passage's acts go on, no noun defining
+        acts = [d[i : i + w] for w in (1, 2) for i in range(len(d))]
+        named = "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+        if any(
+            a in self.actions and a not in term and (a in self.passage or not named) for a in acts
+        ):
+            return False  # 三耦|递取矢司射反, 宾|还西序东向: acts go on, no noun defining
         return (
             len(d) >= self.cfg["min_inner_definition"]
             and d[-1] not in self.cfg["not_definition_end"]
+            and self.nominal(d)
             and self.definition_ok(t[1], p, bare=True, term=term)
+        )
+
+    def nominal(self, d: str) -> bool:
+        """Does a definition in a run read as a noun phrase defining, not as the passage's
+        narrative going on (宾|还西序东向)? It ends in a nominal ending, or has 之, or names
+        nothing the passage names (鸿|大雁长颈)."""
+        words = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
+        return (
+            any(d.endswith(w) for w in self.cfg["endings"])
+            or "之" in d
+            or not any(w in self.passage and w in self.lexicon for w in words)
         )
 
     def taken_as(self, cs: int, ce: int) -> Iterator[Gloss]:
@@ -391,7 +410,7 @@ class _Reader:
         if not t or self.truncated(t):
             return
         term = n[t[0] : t[1]]
-        body_end = self.stop(t[1], body_end)
+        body_end = self.stop(t[1], body_end, self.cfg["bare_definition_stops"])
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
@@ -441,6 +460,14 @@ class _Reader:
                     w = self._lexicon_word(kend, body_end)
                     if w:
                         yield self._g(t, w, "A谓B")
+
+    def named_word(self, i: int) -> bool:
+        """Does a lexicon word of the passage end at i?"""
+        n = self.norm
+        return any(
+            n[i - w + 1 : i + 1] in self.lexicon and n[i - w + 1 : i + 1] in self.passage
+            for w in (1, 2, 3)
+        )
 
     def _lexicon_word(self, k: int, limit: int, term: str = "") -> tuple[int, int] | None:
         """The lexicon word opening [k, limit); one character will do for an object naming
@@ -492,6 +519,17 @@ class _Reader:
                 break
         if n[d0] == "凡":
             d0 += 1
+        if k - d0 > 6 and self.passage:  # 西面坐|矢干曰笴: after the passage's last word
+            i = next((i for i in range(k - 2, d0, -1) if self.named_word(i)), d0)
+            d = n[i + 1 : k]
+            acts = (d[j : j + w] for w in (1, 2) for j in range(len(d)))
+            if (
+                len(d) >= 2
+                and d[0] not in self.not_terms
+                and not any(c in self.cfg["not_in_inner_definition"] for c in d)
+                and not any(a in self.actions for a in acts)
+            ):
+                d0 = i + 1
         rules = load_rules()
         if any(n.endswith(w, d0, k) for w in (*rules.works, *rules.names)):
             return
