@@ -187,3 +187,11 @@ def test_movement_places_and_counted_subjects() -> None:
     assert _places("司马进当楅南北面坐")[0] == ("进", {"destination": ["楅南"]})
     acts = read_acts("复者一人升自前东荣")
     assert [(a.action_form, a.agents) for a in acts] == [("升", ["复者"])]
+
+
+def test_what_is_asked_for_is_not_done() -> None:
+    # written: 请射于公 asks the lord for the shooting; 请入告 goes in after asking
+    acts = read_acts("司射请射于公如初")
+    assert [(a.action_form, a.patients, a.repeats) for a in acts] == [("请", ["公"], "如初")]
+    acts = read_acts("上介出请入告")
+    assert [a.action_form for a in acts] == ["出", "请", "入", "告"]

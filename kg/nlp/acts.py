@@ -93,6 +93,8 @@ class Grammar:
     closing: frozenset[str]
     commands: frozenset[str]
     bare_commands: frozenset[str]
+    requests: frozenset[str]  # 请射: the verb after it is asked for
+    request_not: frozenset[str]  # 请入告: movements after 请 are acts
     role_patients: frozenset[str]
     replies: frozenset[str]
     inanimate: frozenset[str]
@@ -133,6 +135,8 @@ def grammar() -> Grammar:
         closing=n(d["speech"]["closing_actions"]),
         commands=n(d["command"]["verbs"]),
         bare_commands=n(d["command"]["bare"]),
+        requests=n(d["command"]["request"]),
+        request_not=n(d["command"]["request_not"]),
         role_patients=n(d["role_patients"]["verbs"]),
         replies=n(d["replies"]["verbs"]),
         inanimate=n(d["inanimate"]["verbs"]),
@@ -598,6 +602,16 @@ class ActReader:
             return  # 不升堂: not done
         if self.text[it.start - 1 : it.start] == "所":
             return  # 所设中之西南: where it was set, not an act
+        last = self.current
+        if (
+            last is not None
+            and last.verb[1] == it.start
+            and last.action_form in self.g.requests
+            and it.form not in self.g.request_not
+            and self.clause_start is None
+        ):
+            last.end = it.end  # 请射于宾: what is asked for belongs to the request
+            return
         start = self.clause_start if self.clause_start is not None else it.start
         act = Act(
             start=start,

@@ -77,6 +77,16 @@ class Act:
     order: int | None
     fields: list[tuple[Node, list[Node]]]
 
+    def get(self, *names: str) -> list[tuple[str, Node]]:
+        """The values of the named lj: properties, each with its property's name, so the
+        page shows an act as a line of a script: who, does, what, where."""
+        return [
+            (p.value.rsplit("#", 1)[-1], v)
+            for p, values in self.fields
+            if p.value.rsplit("#", 1)[-1] in names and p.value.startswith(LJ)
+            for v in values
+        ]
+
 
 @dataclass
 class Page:
