@@ -174,6 +174,27 @@ def test_passage_page_text_voices_mentions(url: str, seeds_db, base: str) -> Non
         assert v["who"] in commentary
 
 
+def test_passage_page_lists_its_acts_in_order(url: str, seeds_db, base: str) -> None:
+    p = _passage_with_voices_and_mentions(seeds_db)
+    acts = select(
+        seeds_db,
+        f"""SELECT ?a ?words (SAMPLE(?w) AS ?who) WHERE {{ ?a lj:evidence <{p}> ;
+              lj:order ?n ; lj:evidenceText ?words
+              OPTIONAL {{ ?a lj:agent/skos:prefLabel ?w FILTER(LANG(?w) = "lzh") }} }}
+              GROUP BY ?a ?words ?n ORDER BY ?n""",
+    )
+    assert acts
+    page = httpx.get(url + local(p, base)).text
+    table = page.split("<h2>Ritual acts</h2>", 1)[1].split("</section>", 1)[0]
+    rows = table.split("<tr>")[2:]  # after the header row
+    assert len(rows) == len(acts)
+    for row, act in zip(rows, acts, strict=True):
+        assert f'href="{local(act["a"], base)}"' in row
+        assert html.escape(act["words"]) in row  # the words of the text, in reading order
+        if act.get("who"):
+            assert act["who"] in row
+
+
 def test_opinion_page_highlights_the_mentions_of_its_block(url: str, seeds_db, base: str) -> None:
     rows = select(
         seeds_db,
