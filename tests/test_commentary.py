@@ -142,7 +142,8 @@ def test_no_gloss_where_the_boundaries_are_not_clear(text: str, passage: str) ->
         ("二尺曰墉亦曰堵", "筑墉为堵", [("墉", "二尺", "B曰A"), ("堵", "二尺", "B曰A")]),
         ("郑氏谓觚为二升之爵非也", "实觚", [("觚", "二升之爵", "A为B")]),  # a reported view
         ("工北面坐竹器之方者曰筐", "工北面坐取筐", [("筐", "竹器之方者", "B曰A")]),
-        ("握手把处犹肤也", "长尺有握", [("握", "手把处", "A B也")]),  # 犹 "like" ends it
+        ("握手把处犹肤也", "长尺有握", [("握", "手把处", "A B")]),  # 处 ends it, 犹 "like"
+        ("辔马缰犹索也", "执辔", [("辔", "马缰", "A B也")]),  # 犹 "like" ends it
     ],
 )
 def test_glosses_without_a_closing_ye_or_with_a_restating_definition(
@@ -160,6 +161,56 @@ def test_glosses_without_a_closing_ye_or_with_a_restating_definition(
     ],
 )
 def test_no_run_where_the_passage_goes_on(text: str, passage: str) -> None:
+    assert glosses(text, passage) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "passage", "expected"),
+    [
+        # a short gloss closing a longer clause: the only cut that fits
+        ("司马既袒乃执弓以往扱插也", "司马袒执弓扱矢于带", [("扱", "插", "A B也")]),
+        # …the term just used, then glossed (扱矢腰间|扱插也)
+        ("司射右手执弓左手扱矢腰间扱插也", "司射执弓扱矢", [("扱", "插", "A B也")]),
+        # …a longer term restated, its last character kept
+        ("宾既升乃取其矢双矢两矢也", "宾升取双矢", [("双矢", "两矢", "A B也")]),
+        # a second definition of the term just glossed, a name in a clause of its own
+        ("介副也宾之从者也", "宾入门介从", [("介", "副", "A B也"), ("介", "宾之从者", "A B也")]),
+        ("介副也宾尊故也", "宾入门介从", [("介", "副", "A B也")]),  # …not a reason
+        # a quote that another voice follows ends a clause: a name is glossed there
+        ("郑康成曰祔祭名此祔祖也", "士祔于祖", [("祔", "祭名", "A B也")]),
+        # in a list of names, a definition as long as the next one: the rest is the topic
+        ("凡衣上曰衣下曰裳", "设衣设裳", [("衣", "上", "B曰A"), ("裳", "下", "B曰A")]),
+        ("正中曰栋次曰楣", "当栋当楣", [("栋", "正中", "B曰A"), ("楣", "次", "B曰A")]),
+        # a restatement holding every character of the term, whatever it opens with
+        ("中堂当堂之正中也", "立于中堂", [("中堂", "当堂之正中", "A B也")]),
+        ("拜辱拜使者之来辱也", "主人拜辱", [("拜辱", "拜使者之来辱", "A B也")]),
+        # a run: a definition closed by a nominal ending, or before 既 opening a statement
+        ("括矢末受弦处括向北为顺也", "北括", [("括", "矢末受弦处", "A B")]),
+        ("疑立立不安貌敬之至也", "妇疑立于席西", [("疑立", "立不安貌", "A B")]),
+        ("宾主人之友既卜得日乃戒之也", "主人戒宾", [("宾", "主人之友", "A B")]),
+    ],
+)
+def test_glosses_with_no_mark_where_the_term_starts(
+    text: str, passage: str, expected: list
+) -> None:
+    assert glosses(text, passage) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "passage"),
+    [
+        ("妇先拜于堂下舅尊也", "舅坐妇拜"),  # a person, and what is said of him
+        ("主人揖让而后拜敬也", "主人揖宾拜"),  # an act, and why
+        ("大夫坐于席祭荐祭脯也", "大夫祭荐"),  # a longer term, another object: the acts go on
+        ("宾洗而主人不拜礼简也", "主人不拜洗"),  # a longer term not restated
+        ("宾坐于席祭祭酒也", "宾坐祭"),  # 祭祭: the word doubled, not used then glossed
+        ("主人升席坐乃卒爵酬劝也", "主人卒爵酬宾"),  # 酬 ends a longer phrase of the passage
+        ("主人立于阼阶东而荐脯醢也", "主人荐脯醢"),  # the definition is the passage's
+        ("郑康成曰请求见主人此请见也", "宾请见主人"),  # a paraphrase closed by a voice
+        ("宰家臣之长舅既答拜宰乃彻", "舅答拜宰彻"),  # 舅 opens the statement after 既
+    ],
+)
+def test_no_gloss_where_a_cut_is_not_clear(text: str, passage: str) -> None:
     assert glosses(text, passage) == []
 
 

@@ -16,6 +16,8 @@ pattern        example                term / definition
 ``A B器``      甒瓦器以盛醴            an object / B up to a classifier
 ``A B``        堂西堂下之西|袒露左臂也  a run of glosses without 也 (see below)
 ``A为B``       郑氏谓荐车为进明器之车  in a reported or anonymous view: A / B
+``…A B也``     挟矢指间|挟夹也         a short gloss closing a longer clause (below)
+``A B也 C也``  媵送也|女从者也         C, a name (…者), defines the same A again
 =============  =====================  ==========================================
 
 Where a term begins or ends is the hard part. A term must be a word of the passage the
@@ -31,12 +33,23 @@ ending, or nothing the passage names); a definition ending in 貌 / 之辞 / 名
 in exactly one way yields glosses. Precision first: where the boundaries are not clear, no
 gloss.
 
+A clause ending in 也 that nothing else reads may close on a short gloss with nothing
+marking where its term starts (…以授三耦|搢插也). Every cut of its end into a word of the
+passage and a definition of a few characters is tried against hard conditions (the term is no
+person and no statement's opener, does not end a longer phrase of the passage; the definition
+is new to the passage or restates the term, is no act; a one-character definition only for a
+one-character term) and scored (the block names the term nowhere else, or only just before as
+a word used: 挟矢指间|挟夹也; the term is a lexicon word); the one best cut is taken when it
+scores high enough. The features and weights are in commentary.toml (``tail_*``).
+
 >>> [(g.term, g.definition) for g in find_glosses("比合也", passage="司射比耦")]
 [('比', '合')]
 >>> [(g.term, g.definition) for g in find_glosses("二升曰觚", passage="实觚")]
 [('觚', '二升')]
 >>> [(g.term, g.definition) for g in find_glosses("阶西阶下之西挟夹持也", passage="立于阶西挟弓")]
 [('阶西', '阶下之西'), ('挟', '夹持')]
+>>> [(g.term, g.definition) for g in find_glosses("左手扱矢腰间扱插也", passage="扱矢")]
+[('扱', '插')]
 """
 
 from __future__ import annotations
@@ -103,6 +116,13 @@ def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
     }
 
 
+@lru_cache(maxsize=1)
+def _form_types() -> dict[str, frozenset[str]]:
+    from kg.nlp.lexicon import load_lexicon
+
+    return {f: frozenset(e.type for e in es) for f, es in load_lexicon().entries.items()}
+
+
 class _Reader:
     """The glosses of one voice's text, given the passage commented on."""
 
@@ -116,6 +136,7 @@ class _Reader:
         self.not_terms = set(g["not_terms"])
         self.objects = _typed_forms(tuple(g["classifier_types"]))
         self.actions = _action_forms()
+        self.types = _form_types()
 
     # -- words ----------------------------------------------------------------------------------
 
@@ -184,8 +205,8 @@ class _Reader:
             return True
         if len(d) == 1:
             return d not in self.not_terms
-        if "者" in d[:-1]:
-            return False
+        if "者" in d[:-1] and not self.expansion(term, d):
+            return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
         if framed or self.expansion(term, d):
             return True
         return not any(d.startswith(w) for w in self.cfg["not_definition_start"])
@@ -199,6 +220,7 @@ class _Reader:
             and (
                 (d[0] == term[0] and term[0] not in self.not_terms)
                 or (d[-1] == term[-1] and term[-1] not in self.not_terms)
+                or all(ch in d and ch not in self.not_terms for ch in term)  # 中屋当屋之中
             )
         )
 
@@ -255,11 +277,16 @@ class _Reader:
                         yield self._g(t, (d0, end), "A B器")
                         break
 
-    def glosses(self, start: int, end: int, view: bool = False) -> Iterator[Gloss]:
+    def glosses(
+        self, start: int, end: int, view: bool = False, quote: bool = False
+    ) -> Iterator[Gloss]:
         last = start  # where the last gloss found ends
+        prev: Gloss | None = None  # the previous clause's one gloss
         for cs, ce, closed in self.clauses(start, end):
-            # the end of a view, or 者 ending a voice (有司主人之执事者|敖君善曰), ends a clause
-            closed = closed or (ce == end and (view or self.norm[ce - 1] == "者"))
+            # the end of a view or of a quote another voice follows (郑康成曰虞丧祭名|此…),
+            # or 者 ending a voice (有司主人之执事者|敖君善曰), ends a clause
+            by_quote = not closed and ce == end and quote and self.norm[ce - 1] != "者"
+            closed = closed or (ce == end and (view or quote or self.norm[ce - 1] == "者"))
             found = list(self.marked(cs, ce, closed))
             if view and cs == start and not found:
                 found = list(self.taken_as(cs, ce))
@@ -273,6 +300,12 @@ class _Reader:
                 after = cs == last or n[cs - 1] in self.finals  # 无物谓士之木命者|糅杂也
                 whole = after and n[ce - 1] == "也"
                 found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole))
+                if by_quote:  # closed by the next voice only: a name (虞|丧祭名)
+                    found = [g for g in found if g.pattern != "A B也" or self.named(g.definition)]
+                if not found:
+                    found = self.tail(cs, ce)
+                if not found and prev:
+                    found = self.again(prev, cs, ce)
             taken = [(g.start, g.end) for g in found]
             for g in self.appositions(cs, ce):
                 if not any(a < g.end and g.start < b for a, b in taken):
@@ -280,6 +313,7 @@ class _Reader:
                     taken.append((g.start, g.end))
             if found:
                 last = ce
+            prev = found[0] if len(found) == 1 and found[0].pattern == "A B也" else None
             yield from sorted(found, key=lambda g: g.start)
 
     def stop(self, d0: int, d1: int, stops: list[str] | None = None) -> int:
@@ -345,7 +379,13 @@ class _Reader:
                 or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
             )
             ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
-            ending = ending and self.norm[p] not in self.cfg["not_in_inner_definition"]
+            ending = ending and (
+                self.norm[p] not in self.cfg["not_in_inner_definition"]
+                or (  # 宾主人之僚友|既筮…, but not 宰家臣之长|舅既答拜: 舅 opens it
+                    any(self.norm.startswith(w, p) for w in self.cfg["openers"])
+                    and not self.named_word(p - 1)
+                )
+            )
             if ending and not then and depth == 0 and e - p >= 2:
                 out.append([(self._g(t, (t[1], p), "A B"), True)])
             word = self.norm[nxt[0] : nxt[1]] if nxt else ""
@@ -357,7 +397,10 @@ class _Reader:
     def inner_ok(self, t: tuple[int, int], p: int, term: str) -> bool:
         """A definition with no 也 after it: long enough, not cut after a particle."""
         d = self.norm[t[1] : p]
-        if any(c in self.cfg["not_in_inner_definition"] for c in d) or d in self.passage:
+        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
+        if (any(c in self.cfg["not_in_inner_definition"] for c in d) and not framed) or (
+            d in self.passage
+        ):
             return False  # 宾北面|拜者…: the passage's own words go on
         acts = [d[i : i + w] for w in (1, 2) for i in range(len(d))]
         named = "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
@@ -372,6 +415,11 @@ class _Reader:
             and self.definition_ok(t[1], p, bare=True, term=term)
         )
 
+    def named(self, d: str) -> bool:
+        """Does a definition read as a name (虞|丧祭名, not 请|道已道路所当由)? It ends in a
+        nominal ending or has 之."""
+        return "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+
     def nominal(self, d: str) -> bool:
         """Does a definition in a run read as a noun phrase defining, not as the passage's
         narrative going on (宾|还西序东向)? It ends in a nominal ending, or has 之, or names
@@ -382,6 +430,93 @@ class _Reader:
             or "之" in d
             or not any(w in self.passage and w in self.lexicon for w in words)
         )
+
+    # -- a gloss closing a longer clause --------------------------------------------------------
+
+    def again(self, prev: Gloss, cs: int, ce: int) -> list[Gloss]:
+        """A second definition of the term just glossed, in a clause of its own that reads as
+        a name (媵送也|女从者也): it ends in one of ``second_definition_endings``."""
+        n = self.norm
+        be = ce - 1
+        d = n[cs:be]
+        if n[be] != "也" or prev.def_end != cs - 1:
+            return []
+        if not any(d.endswith(w) for w in self.cfg["second_definition_endings"]):
+            return []
+        if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
+            return []
+        return [self._g((prev.term_start, prev.term_end), (cs, be), "A B也")]
+
+    def tail(self, cs: int, ce: int) -> list[Gloss]:
+        """A short gloss closing a longer clause with nothing marking where its term starts
+        (…在手挟矢指间|挟夹也, …以授三耦|搢插也): every cut of the clause's end into a word
+        of the passage and a short definition is scored; one cut, scoring high enough, is
+        taken (see ``tail_*`` in commentary.toml)."""
+        n = self.norm
+        c = self.cfg
+        if not self.passage or n[ce - 1] not in c["tail_finals"]:
+            return []
+        be = ce - 1
+        best: list[tuple[int, Gloss]] = []
+        for dl in range(1, c["tail_max_definition"] + 1):
+            for tl in range(1, c["max_term"] + 1):
+                k = be - dl - tl
+                if k - cs < c["tail_min_before"]:
+                    continue
+                score = self.tail_score(cs, k, k + tl, be)
+                if score is not None:
+                    best.append((score, self._g((k, k + tl), (k + tl, be), "A B也")))
+        top = max((s for s, _ in best), default=-1)
+        good = [g for s, g in best if s == top]
+        if top < c["tail_min_score"] or len(good) != 1:
+            return []  # no cut sure enough, or two as good: no gloss
+        return good
+
+    def tail_score(self, cs: int, k: int, j: int, be: int) -> int | None:
+        """The score of reading [k, j) as a term and [j, be) as its definition, the clause
+        [cs, k) before them; None where a hard condition fails."""
+        n = self.norm
+        c = self.cfg
+        term, d = n[k:j], n[j:be]
+        if not self.is_term(k, j) or not _CJK.match(d):
+            return None
+        if term in c["not_definition_start"] or any(
+            e in c["tail_not_term_types"] for e in self.types.get(term, ())
+        ):
+            return None  # 拜敬也, 舅尊也: an act or a person, and what is said of it
+        expansion = self.expansion(term, d)
+        if len(term) > 1 and (len(d) == 1 or not (expansion and d[-1] == term[-1])):
+            return None  # 不拜礼简也, 祭荐祭脯也: a longer term is restated, its head kept
+            # (乘矢四矢也); a one-character definition needs a one-character term
+        if n[k - 1] in c["tail_not_before"] or any(
+            n[a:j] in self.passage for a in range(max(cs, k - 3), k)
+        ):
+            return None  # the term is cut out of a longer phrase of the passage (…之|X)
+        if self.truncated((k, j)) or not self.boundary(k) or not self.boundary(j):
+            return None
+        if d in self.passage or d in self.not_terms or d[0] in self.not_terms:
+            return None
+        if any(ch in c["not_in_inner_definition"] for ch in d) or d[-1] in c["not_definition_end"]:
+            return None
+        if not self.definition_ok(j, be, bare=True, term=term):
+            return None
+        new = not any(ch in self.passage for ch in d)
+        if not (new or expansion):
+            return None  # 祭酒也, 算直一矢也: the definition goes on about the passage
+        acts = [d[i : i + w] for w in (1, 2) for i in range(len(d))]
+        if any(a in self.actions and not self.objects.get(a) for a in acts) and not expansion:
+            return None  # 车尚安舒也 …: an act, not a word
+        # the term stated nowhere else in the block, but perhaps just used in the clause,
+        # not right before it (挟矢指间|挟夹也, but 祭祭酒也, 献工献太师也)
+        lo, hi = c["tail_repeat_gap"], c["tail_repeat_window"]
+        just = n.find(term, max(cs, k - hi), k - lo - len(term) + 1) if len(d) == 1 else -1
+        elsewhere = n.count(term) - 1 - n.count(term, j, be) - (just >= 0)
+        score = 0
+        if not elsewhere:
+            score += c["tail_only_here"]
+        if term in self.lexicon:
+            score += c["tail_lexicon"]
+        return score
 
     def taken_as(self, cs: int, ce: int) -> Iterator[Gloss]:
         """A reported or anonymous view "(以)A为B": the commentator takes A to mean B
@@ -426,6 +561,8 @@ class _Reader:
             return
         if body_end - t[1] == 1 and not whole:
             return
+        if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
+            return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
         if self.definition_ok(t[1], body_end, bare=True, term=term):
             yield self._g(t, (t[1], body_end), "A B也")
 
@@ -493,6 +630,21 @@ class _Reader:
         elif w := self._lexicon_word(kend, body_end, n[t[0] : t[1]]):
             yield self._g(t, w, "A即B")
 
+    def parallel(self, d0: int, k: int, after: int, limit: int) -> int:
+        """In a list of names (一辞曰礼再辞曰固, 凡服上曰衰下曰裳) a definition is as long as
+        the next one when their last characters match or are opposites (辞/辞, 上/下): the
+        words before it are the topic (辞有三|一辞, 服|上)."""
+        n = self.norm
+        m = n.find("曰", after, min(limit, after + self.cfg["parallel_max"] + 1))
+        nxt = n[after:m] if m > after else ""
+        if not nxt or len(nxt) >= k - d0 or any(c in self.finals for c in nxt):
+            return d0
+        mine = n[k - len(nxt) : k]
+        pairs = {a + b for a, b in self.cfg["parallel_pairs"]}
+        if mine[-1] == nxt[-1] or mine[-1] + nxt[-1] in pairs or nxt[-1] + mine[-1] in pairs:
+            return k - len(nxt)
+        return d0
+
     def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
         """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
         n = self.norm
@@ -519,6 +671,7 @@ class _Reader:
                 break
         if n[d0] == "凡":
             d0 += 1
+        d0 = self.parallel(d0, k, t[1], body_end)
         if k - d0 > 6 and self.passage:  # 西面坐|矢干曰笴: after the passage's last word
             i = next((i for i in range(k - 2, d0, -1) if self.named_word(i)), d0)
             d = n[i + 1 : k]
@@ -551,6 +704,8 @@ def find_glosses(text: str, voices: list[Voice] | None = None, passage: str = ""
     for i, v in enumerate(voices):
         start = v.view[0] if v.view else v.body_start
         end = v.view[1] if v.view else v.end
-        for g in reader.glosses(start, end, view=v.kind in ("report", "anonymous")):
+        view = v.kind in ("report", "anonymous")
+        quote = v.kind == "quote" and i + 1 < len(voices)
+        for g in reader.glosses(start, end, view=view, quote=quote):
             out.append(replace(g, voice=i))
     return out
