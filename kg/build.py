@@ -115,7 +115,7 @@ def build(
     # mentions and acts are found chapter by chapter as the emitter reaches each one, and
     # the quads go to the store as they come: only one chapter's analyses are in memory
     extractor = Extractor(corpus, jobs, phases, progress)
-    emitter = Emitter(corpus, catalog, minter, extract=extractor)
+    emitter = Emitter(corpus, catalog, minter, extract=extractor, phases=phases)
     try:
         graphs = build_store(
             store,

@@ -14,8 +14,12 @@ phase is charged only its own time, so the figures add up to the build's wall ti
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+_END = object()
 
 
 class Phases:
@@ -35,3 +39,13 @@ class Phases:
             self.seconds[name] = self.seconds.get(name, 0.0) + total - children
             if self._stack:
                 self._stack[-1][0] += total
+
+    def iterate(self, name: str, items: Iterable[T]) -> Iterator[T]:
+        """``items``, the time spent producing them charged to ``name``."""
+        it = iter(items)
+        while True:
+            with self(name):
+                item = next(it, _END)
+            if item is _END:
+                return
+            yield item  # type: ignore[misc]

@@ -14,6 +14,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,7 +118,8 @@ def build_store(
     """Write a new store and swap it in at ``target``; return triples per named graph.
 
     Quads are pulled from ``quads`` and bulk-loaded ``batch`` at a time (pyoxigraph's
-    ``bulk_extend`` gathers all it is given in memory before loading), into a fresh
+    ``bulk_extend`` gathers all it is given in memory before loading; at most two batches
+    are held), into a fresh
     directory that replaces ``target`` only once complete.
     """
     phases = phases or Phases()
@@ -129,13 +131,19 @@ def build_store(
         store = ox.Store(str(fresh))
         on_progress("loading")
         stream = itertools.chain(to_quads(quads), *(_file_quads(f) for f in files))
-        while True:
-            with phases("emission"):  # includes what the emitter asks of the extractor
-                chunk = list(itertools.islice(stream, batch))
-            if not chunk:
-                break
-            with phases("loading"):
-                store.bulk_extend(chunk)
+        # one batch loads in a thread (Oxigraph releases the GIL) while the next is made
+        with ThreadPoolExecutor(1) as loader:
+            pending: Future | None = None
+            while True:
+                with phases("emission"):  # includes what the emitter asks of the extractor
+                    chunk = list(itertools.islice(stream, batch))
+                with phases("loading"):  # waiting for the loader
+                    if pending is not None:
+                        pending.result()
+                        pending = None
+                if not chunk:
+                    break
+                pending = loader.submit(store.bulk_extend, chunk)
         on_progress("optimizing")
         with phases("loading"):
             store.optimize()

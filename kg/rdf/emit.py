@@ -18,6 +18,7 @@ from kg.model import Document, Seg
 from kg.nlp.acts import Act
 from kg.nlp.extract import Mention
 from kg.normalize import normalize
+from kg.phases import Phases
 from kg.rdf.acts import ActEmitter
 from kg.rdf.commentary import CommentaryLayer
 from kg.rdf.iris import Minter, source_id
@@ -53,11 +54,13 @@ class Emitter:
         mentions: dict[int, list[Mention]] | None = None,
         acts: dict[int, list[Act]] | None = None,
         extract: Callable[[object], tuple[dict, dict]] | None = None,
+        phases: Phases | None = None,
     ) -> None:
         """``mentions`` and ``acts`` by id(unit) for the whole corpus, or ``extract``
         (kg.extraction.Extractor) asked for them one juan or chapter at a time."""
         self.corpus = corpus
         self.extract = extract
+        self.phases = phases or Phases()
         self.catalog = catalog
         self.m = minter
         self.g_text = minter.graph("text")
@@ -361,7 +364,8 @@ class Emitter:
     ) -> Iterator[Quad]:
         """The block's voices, glosses, citations, judgements (kg/rdf/commentary.py)."""
         text = self.texts.get(target, "") if target is not None else ""
-        yield from self.commentary.block(block, u, cls, found, target, text or "")
+        quads = self.commentary.block(block, u, cls, found, target, text or "")
+        yield from self.phases.iterate("commentary", quads)  # voices, glosses … are read here
 
 
 _COUNTER = {
