@@ -47,3 +47,22 @@ def test_batches_load_everything_and_a_late_failure_keeps_the_store(tmp_path: Pa
     assert store.resolve() == before
     assert [p for p in (tmp_path / ".store.builds").iterdir() if p.resolve() != before] == []
     assert len(nquads(store)) == 250
+
+
+def test_literals_with_quotes_backslashes_and_newlines_load_unchanged(tmp_path: Path) -> None:
+    # the emitter's quads reach Oxigraph as N-Quads text: escaping must lose nothing
+    from kg.rdf.terms import Lit, integer
+
+    g, s = URIRef("urn:g"), URIRef("urn:s")
+    values = ['他曰"射"', "a\\b", "一\n二\r三", "tab\there", "末\\"]
+    quads = [(s, URIRef(f"urn:p{i}"), Lit(v, "lzh"), g) for i, v in enumerate(values)]
+    quads.append((s, URIRef("urn:n"), integer(7), g))
+    quads.append((s, URIRef("urn:plain"), Lit("x"), g))
+    store = tmp_path / "store"
+    build_store(store, quads, [])
+    db = open_store(store)
+    got = {str(q.predicate.value): q.object for q in db.quads_for_pattern(None, None, None)}
+    assert [got[f"urn:p{i}"].value for i in range(len(values))] == values
+    assert all(got[f"urn:p{i}"].language == "lzh" for i in range(len(values)))
+    assert got["urn:n"].value == "7" and got["urn:n"].datatype.value.endswith("#integer")
+    assert got["urn:plain"].value == "x" and got["urn:plain"].language is None
