@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from rdflib import RDF, Graph, Literal, Namespace, URIRef
+from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 
 from kg.normalize import normalize
+from kg.rdf.namespaces import LJ
 from kg.resources import ontology_dir
-
-LJ = Namespace("https://w3id.org/lijing/ontology#")
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,15 @@ from pathlib import Path
 import click
 
 from kg.cli_options import store_option
+from kg.rdf.namespaces import DATA, SHAPES
 from kg.resources import default_store
 from kg.store import PREFIXES
 
 SHOWN = 5  # focus nodes listed per group of findings
 _SHORT = {
     **PREFIXES,
-    "ljsh": "https://w3id.org/lijing/shapes#",
-    "ljd": "https://w3id.org/lijing/id/",
+    "ljsh": str(SHAPES),
+    "ljd": str(DATA),
 }
 _TITLES = {
     "shacl": "SHACL",

@@ -22,9 +22,10 @@ import pyoxigraph as ox
 
 from kg.errors import QueryError, StoreError
 from kg.phases import Phases
+from kg.rdf.namespaces import DEFAULT_BASE, LJ
 
 PREFIXES = {
-    "lj": "https://w3id.org/lijing/ontology#",
+    "lj": str(LJ),
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
     "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
@@ -240,11 +241,11 @@ def open_store(path: Path) -> ox.Store:
 
 def store_base(store: ox.Store) -> str:
     """The base IRI the store was built with (read off the work's IRI)."""
-    q = "SELECT ?w WHERE { ?w a <https://w3id.org/lijing/ontology#Work> } LIMIT 1"
+    q = f"SELECT ?w WHERE {{ ?w a <{LJ.Work}> }} LIMIT 1"
     for r in store.query(q, use_default_graph_as_union=True):
         iri = r["w"].value
         return iri[: iri.rfind("/") + 1]
-    return "https://w3id.org/lijing/id/"
+    return DEFAULT_BASE
 
 
 def graph_counts(store: ox.Store) -> dict[str, int]:

@@ -29,11 +29,11 @@ from rdflib import OWL, RDF, RDFS, XSD, BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, FOAF, PROV, SH, SKOS
 from rdflib.term import Node
 
-from kg.rdf.namespaces import LJ
+from kg.rdf.namespaces import LJ, SHAPES
 from kg.resources import ontology_dir
 
 SHAPES_FILE = "shapes.ttl"
-CHECKS = Namespace("https://w3id.org/lijing/shapes#check-")
+CHECKS = Namespace(f"{SHAPES}check-")
 _ERROR = URIRef("http://www.daml.org/2002/03/agents/agent-ont#error")
 _CLOSED = (RDF, RDFS, OWL, XSD, SKOS, DCTERMS, PROV, FOAF)
 _CRM = "http://www.cidoc-crm.org/cidoc-crm/"

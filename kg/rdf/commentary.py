@@ -29,14 +29,13 @@ from kg.nlp.judgements import find_judgements
 from kg.nlp.textual import ReadingNote, find_readings
 from kg.nlp.voices import Voice, find_reports, split_voices, step_labels
 from kg.normalize import normalize
-from kg.rdf.namespaces import FOAF, LJ, PROV
+from kg.rdf.namespaces import DATA, FOAF, LJ, PERSON, PROV, WORK
 from kg.rdf.terms import Lit, Quad, en, integer, zh
 
 if TYPE_CHECKING:
     from kg.rdf.emit import Emitter
 
-PERSON = "https://w3id.org/lijing/id/person/"
-SCHEME = "https://w3id.org/lijing/id/scheme/commentators"
+SCHEME = DATA["scheme/commentators"]
 
 
 class CommentaryLayer:
@@ -50,7 +49,7 @@ class CommentaryLayer:
     # -- helpers --------------------------------------------------------------------------------
 
     def person(self, slug: str) -> URIRef:
-        return self.e.m.vocab(PERSON + slug)
+        return self.e.m.vocab(PERSON[slug])
 
     def span(self, node: URIRef, block: URIRef, text: str, a: int, b: int) -> Iterator[Quad]:
         g = self.e.g_comm
@@ -194,7 +193,7 @@ class CommentaryLayer:
         g = self.e.g_comm
         for n, c in enumerate(find_citations(text, voices), 1):
             node = self.e.m.child(block, f"q{n}")
-            work = self.e.m.vocab(f"https://w3id.org/lijing/id/work/{c.work}")
+            work = self.e.m.vocab(WORK[c.work])
             yield opinions[c.voice], LJ.cites, work, g
             yield opinions[c.voice], LJ.hasCitation, node, g
             yield node, RDF.type, LJ.Citation, g

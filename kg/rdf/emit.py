@@ -22,11 +22,8 @@ from kg.phases import Phases
 from kg.rdf.acts import ActEmitter
 from kg.rdf.commentary import CommentaryLayer
 from kg.rdf.iris import Minter, source_id
-from kg.rdf.namespaces import LJ
+from kg.rdf.namespaces import LJ, PERSON
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
-
-PERSON = "https://w3id.org/lijing/id/person/"
-
 
 _CLASS = {
     Seg.PASSAGE: LJ.Passage,
@@ -97,7 +94,7 @@ class Emitter:
         yield work, RDFS.label, zh("礼经本义"), g
         yield work, RDFS.label, en("Lijing benyi (The Original Meaning of the Classic of Rites)"), g
         yield work, DCTERMS.title, zh("礼经本义"), g
-        yield work, DCTERMS.creator, self.m.vocab(PERSON + "caidejin"), g
+        yield work, DCTERMS.creator, self.m.vocab(PERSON.caidejin), g
         for doc in self.corpus.documents:
             yield from self.source(doc)
         if self.corpus.abstract is not None:

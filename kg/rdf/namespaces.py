@@ -11,6 +11,11 @@ from rdflib.namespace import DefinedNamespace
 
 ONTOLOGY = URIRef("https://w3id.org/lijing/ontology")
 DEFAULT_BASE = "https://w3id.org/lijing/id/"
+# data IRIs as the vocabularies in ontology/ write them (Minter.vocab moves them to a build's base)
+DATA = Namespace(DEFAULT_BASE)
+PERSON = Namespace(DEFAULT_BASE + "person/")
+WORK = Namespace(DEFAULT_BASE + "work/")
+SHAPES = Namespace("https://w3id.org/lijing/shapes#")
 CRM = Namespace("http://www.cidoc-crm.org/cidoc-crm/")
 PROV = Namespace("http://www.w3.org/ns/prov#")
 FOAF = Namespace("http://xmlns.com/foaf/0.1/")

@@ -17,6 +17,7 @@ from starlette.templating import Jinja2Templates
 
 from kg.normalize import normalize
 from kg.queries import list_queries, with_values
+from kg.rdf.namespaces import DEFAULT_BASE
 from kg.resources import ontology_dir, project_root
 from kg.server.dumps import DUMPS, LABELS
 from kg.server.formats import (
@@ -245,7 +246,7 @@ async def ontology(request: Request) -> Response:
     try:
         base = (await _stats(request))["base"]
     except PoolError:
-        base = "https://w3id.org/lijing/id/"
+        base = DEFAULT_BASE
     return templates.TemplateResponse(
         request,
         "ontology.html",

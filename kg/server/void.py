@@ -9,12 +9,12 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, FOAF, RDF, XSD
 from starlette.requests import Request
 
+from kg.rdf.namespaces import ONTOLOGY
 from kg.server.dumps import DUMPS
 from kg.store import PREFIXES
 
 VOID = Namespace("http://rdfs.org/ns/void#")
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
-ONTOLOGY = "https://w3id.org/lijing/ontology"
 RDFLIB_FORMATS = {
     "turtle": "turtle",
     "ntriples": "nt",
