@@ -1,10 +1,11 @@
 """The W3C SPARQL 1.1 Protocol tests, replayed against a real `kg serve` process.
 
-The manifest (../shared/conformance/sparql11-protocol/) describes each test's HTTP requests
-and the expected status, result format and ASK value. The three data graphs are loaded with
-`kg build --rdf GRAPH_IRI=FILE` under the graph names the manifest gives. Every test that
-does not write must pass; the endpoint is read-only, so each update test must be refused
-with 403 (its later requests read what the update would have written, and are skipped).
+The manifest (tests/conformance/sparql11-protocol/, a copy of ../shared/conformance/)
+describes each test's HTTP requests and the expected status, result format and ASK value.
+The three data graphs are loaded with `kg build --rdf GRAPH_IRI=FILE` under the graph names
+the manifest gives. Every test that does not write must pass; the endpoint is read-only, so
+each update test must be refused with 403 (its later requests read what the update would
+have written, and are skipped).
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from rdflib import Graph, Namespace
 from rdflib.collection import Collection
 from serving import ROOT, kg, kg_serve
 
+# a copy of ../shared/conformance/sparql11-protocol/ (W3C test suite licence), so a clean
+# checkout runs it; KG_PROTOCOL_TESTS points at another copy
 SUITE = Path(
-    os.environ.get(
-        "KG_PROTOCOL_TESTS", ROOT.parent / "shared" / "conformance" / "sparql11-protocol"
-    )
+    os.environ.get("KG_PROTOCOL_TESTS", ROOT / "tests" / "conformance" / "sparql11-protocol")
 )
 MF = Namespace("http://www.w3.org/2001/sw/DataAccess/tests/test-manifest#")
 HT = Namespace("http://www.w3.org/2011/http#")
