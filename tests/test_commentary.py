@@ -362,10 +362,22 @@ def test_every_seed_block_has_voices(seeds_db) -> None:
 
 
 def test_seed_glosses_and_citations_are_queryable(seeds_db) -> None:
-    assert ("合", "蔡德晋") in {
-        (r["definition"], r["commentator"]) for r in named(seeds_db, "glosses-of-term", term="比")
-    }
-    assert named(seeds_db, "citations-of-work", work="礼记")
+    # whatever the build found, the named queries must find again by the term or work's name
+    glosses = select(
+        seeds_db,
+        f"""SELECT ?term ?def WHERE {{ ?g a <{LJ}Gloss> ; <{LJ}glossTerm> ?term ;
+              <{LJ}glossDefinition> ?def }} ORDER BY ?g LIMIT 20""",
+    )
+    assert len(glosses) == 20
+    for g in glosses:
+        found = named(seeds_db, "glosses-of-term", term=g["term"])
+        assert g["def"] in {r["definition"] for r in found}, g
+    work = select(
+        seeds_db,
+        f"""SELECT ?name WHERE {{ ?c a <{LJ}Citation> ; <{LJ}cites> ?w .
+              ?w <http://www.w3.org/2004/02/skos/core#prefLabel> ?name }} ORDER BY ?c LIMIT 1""",
+    )
+    assert work and named(seeds_db, "citations-of-work", work=work[0]["name"])
 
 
 def test_eval_meets_its_floor() -> None:
@@ -374,6 +386,7 @@ def test_eval_meets_its_floor() -> None:
     assert voices_report.scores["strict"]["all"].f1 >= 0.95
     g = glosses_report.scores["strict"]["all"]
     assert g.tp + g.fn >= 100 and g.precision >= 0.9
+    assert g.recall >= 0.75  # a floor under today's 0.806, so a regression fails
 
 
 def test_kg_eval_prints_the_new_tasks() -> None:

@@ -144,7 +144,9 @@ class _Reader:
         t = self.norm[a:b]
         if not (1 <= len(t) <= self.cfg["max_term"]) or not _CJK.match(t):
             return False
-        if t in self.not_terms or t[0] in "之者也而以其所" or t[-1] in self.cfg["not_term_end"]:
+        if t in self.not_terms or t[0] in self.cfg["not_term_start"]:
+            return False
+        if t[-1] in self.cfg["not_term_end"]:
             return False
         if self.passage:
             return t in self.passage
@@ -579,7 +581,7 @@ class _Reader:
                     yield self._g(t, (kend, body_end), f"A{word}B也")
             elif word == "即":
                 yield from self._ji(cs, k, kend, body_end, closed)
-            elif word == "谓" and n[k - 1 : k] not in ("所", "可", "是", "何", "或", "亦"):
+            elif word == "谓" and n[k - 1 : k] not in self.cfg["not_before_wei"]:
                 t = self.term_before(cs, k)
                 if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
                     continue
@@ -623,7 +625,7 @@ class _Reader:
         t = self.term_before(cs, k)
         if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
             return
-        if any(c in n[cs:k] for c in "若如苟则"):  # 若无玄裳即用黄裳: "then"
+        if any(c in n[cs:k] for c in self.cfg["ji_as_then"]):  # 若无玄裳即用黄裳: "then"
             return
         if closed and n[body_end - 1] != "之" and self.definition_ok(kend, body_end):
             yield self._g(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
@@ -648,7 +650,7 @@ class _Reader:
     def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
         """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
         n = self.norm
-        if k == cs or n[k - 1] in "故所是则乃亦又谓名":
+        if k == cs or n[k - 1] in self.cfg["not_before_naming"]:
             return
         t = self.term_after(kend, body_end)
         if not t:
