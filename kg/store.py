@@ -12,6 +12,7 @@ import itertools
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -144,7 +145,9 @@ def build_store(
     target = Path(target)
     builds = target.parent / f".{target.name}.builds"
     builds.mkdir(parents=True, exist_ok=True)
-    fresh = builds / f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
+    # unique even for two builds in one second from one process (a name shared with the live
+    # build would have the failed one remove it)
+    fresh = Path(tempfile.mkdtemp(prefix=f"{time.strftime('%Y%m%dT%H%M%S')}-", dir=builds))
     try:
         store = ox.Store(str(fresh))
         on_progress("loading")
@@ -174,6 +177,9 @@ def build_store(
         del store
         _swap(target, fresh, builds)
     except BaseException:
+        # close the half-built store first (the batch generators, the last job and the loader's
+        # future all hold it): an open store may write into its directory after the removal
+        store = jobs = job = pending = None  # noqa: F841
         shutil.rmtree(fresh, ignore_errors=True)
         raise
     return counts

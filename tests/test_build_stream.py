@@ -66,3 +66,15 @@ def test_literals_with_quotes_backslashes_and_newlines_load_unchanged(tmp_path: 
     assert all(got[f"urn:p{i}"].language == "lzh" for i in range(len(values)))
     assert got["urn:n"].value == "7" and got["urn:n"].datatype.value.endswith("#integer")
     assert got["urn:plain"].value == "x" and got["urn:plain"].language is None
+
+
+def test_a_failed_build_in_the_same_second_keeps_the_live_store(tmp_path: Path) -> None:
+    # two builds from one process within a second must not share a directory
+    store = tmp_path / "store"
+    for _ in range(3):
+        build_store(store, _quads(20), [], batch=7)
+        before = store.resolve()
+        with pytest.raises(RuntimeError):
+            build_store(store, _quads(40, fail_at=30), [], batch=7)
+        assert store.resolve() == before and before.is_dir()
+        assert len(nquads(store)) == 20
