@@ -265,12 +265,24 @@ def _units(items: list[list[tuple[Document, TextUnit | Note]]]) -> list[Unit]:
 # -- the book ---------------------------------------------------------------------------------
 
 
-def align(docs: Sequence[Document], catalog: Catalog) -> Corpus:
-    docs = sorted(docs, key=lambda d: (d.path.name, str(d.path)))
+def align(docs: Sequence[Document], catalog: Catalog, abstract: bool = True) -> Corpus:
+    """The book as the documents give it; ``abstract=False`` leaves the abstract to
+    ``align_abstract`` (a build of several parts aligns it once, from every part)."""
+    docs = sorted(docs, key=_doc_order)
     juans = _juans(docs, catalog)
-    abstracts = [[(d, d.abstract)] for d in docs if d.abstract is not None]
-    abstract = _units(abstracts)[0] if abstracts else None
-    return Corpus(documents=list(docs), juans=juans, abstract=abstract)
+    return Corpus(
+        documents=list(docs), juans=juans, abstract=align_abstract(docs) if abstract else None
+    )
+
+
+def align_abstract(docs: Sequence[Document]) -> Unit | None:
+    """The catalogue abstract (提要) as one unit with a reading from each file that has it."""
+    abstracts = [[(d, d.abstract)] for d in sorted(docs, key=_doc_order) if d.abstract is not None]
+    return _units(abstracts)[0] if abstracts else None
+
+
+def _doc_order(d: Document) -> tuple[str, str]:
+    return d.path.name, str(d.path)
 
 
 def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.align import align
-from kg.catalog import load_catalog
+from kg.align import align, align_abstract
+from kg.catalog import Catalog, load_catalog
 from kg.errors import KgError
 from kg.extraction import Extractor
 from kg.model import Document, Issue
+from kg.parts import abstract_only, part_keys, plan_parts
 from kg.phases import Phases
-from kg.rdf.emit import Emitter
+from kg.rdf.emit import Emitter, source_ids
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DEFAULT_BASE
+from kg.rdf.terms import Quad
 from kg.readers import read, source_files
 from kg.readers.placement import load_manifest
 from kg.resources import ontology_dir
@@ -24,6 +26,7 @@ from kg.store import RdfFile, build_store
 from kg.vocab import vocabulary_files
 
 Progress = Callable[[str, int, int], None]
+KEEP_CHARS = 1_000_000  # source text held between a build's two readings (~50 bytes a char)
 _IRI_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|^`\\]+$")
 
 
@@ -42,23 +45,33 @@ class BuildReport:
         return sum(self.graphs.values())
 
 
-def read_all(
-    sources: list[Path], encoding: str = "utf-8", progress: Progress | None = None
-) -> list[Document]:
-    files = source_files(sources)
-    if not files:
-        raise KgError(f"no text files in {', '.join(map(str, sources))}")
-    catalog = load_catalog()
-    manifests: dict[Path, dict] = {}
-    docs = []
-    for i, f in enumerate(files, 1):
-        if progress:
-            progress(f"reading {f.name}", i, len(files))
-        folder = f.parent
-        if folder not in manifests:
-            manifests[folder] = load_manifest(folder)
-        docs.append(read(f, encoding=encoding, catalog=catalog, manifest=manifests[folder]))
-    return docs
+class _Reader:
+    """Reads source files (each folder's manifest once), keeping what it read while the
+    texts held stay under ``keep_chars``: a small corpus is read once although a build
+    reads each file twice (to plan its parts, then to build them)."""
+
+    def __init__(self, encoding: str, catalog: Catalog, keep_chars: int | None = None) -> None:
+        self.encoding, self.catalog = encoding, catalog
+        self.room = KEEP_CHARS if keep_chars is None else keep_chars
+        self.manifests: dict[Path, dict] = {}
+        self.kept: dict[Path, Document] = {}
+
+    def __call__(self, path: Path) -> Document:
+        if path in self.kept:
+            return self.kept.pop(path)
+        folder = path.parent
+        if folder not in self.manifests:
+            self.manifests[folder] = load_manifest(folder)
+        return read(
+            path, encoding=self.encoding, catalog=self.catalog, manifest=self.manifests[folder]
+        )
+
+    def keep(self, doc: Document) -> None:
+        self.room -= len(doc.text)
+        if self.room >= 0:
+            self.kept[doc.path] = doc
+        else:
+            self.kept.clear()
 
 
 def rdf_argument(value: str) -> Path | tuple[str, Path]:
@@ -88,13 +101,20 @@ def build(
     """Read, align, extract, emit and load; ``jobs`` processes find mentions and acts."""
     started = time.perf_counter()
     phases = Phases()
-    with phases("reading"):
-        docs = read_all(sources, encoding, progress)
+    paths = source_files(sources)
+    if not paths:
+        raise KgError(f"no text files in {', '.join(map(str, sources))}")
     catalog = load_catalog()
-    if progress:
-        progress("aligning witnesses", 0, 0)
-    with phases("aligning"):
-        corpus = align(docs, catalog)
+    reader = _Reader(encoding, catalog)
+    keys = {}
+    with phases("reading"):  # every file once, for what ties it to others; errors stop here
+        for i, f in enumerate(paths, 1):
+            if progress:
+                progress(f"reading {f.name}", i, len(paths))
+            doc = reader(f)
+            keys[f] = part_keys(doc)
+            reader.keep(doc)
+    parts = plan_parts(keys)
     minter = Minter(base)
     files = [
         RdfFile(ontology_dir() / "lijing.ttl", str(minter.graph("ontology"))),
@@ -112,23 +132,48 @@ def build(
     for f in files:
         if not f.path.is_file():
             raise KgError(f"{f.path}: no such RDF file")
-    # mentions and acts are found chapter by chapter as the emitter reaches each one, and
-    # the quads go to the store as they come: only one chapter's analyses are in memory
-    extractor = Extractor(corpus, jobs, phases, progress)
-    emitter = Emitter(corpus, catalog, minter, extract=extractor, phases=phases)
+    # one part at a time is read, aligned and emitted; mentions and acts are found chapter
+    # by chapter as the emitter reaches each one, and the quads go to the store as they come
+    extractor = Extractor(jobs=jobs, phases=phases, progress=progress)
+    emitter = Emitter(
+        None, catalog, minter, extract=extractor, phases=phases, sources=source_ids(paths)
+    )
+    issues: list[tuple[Path, Issue]] = []
+
+    def quads() -> Iterator[Quad]:
+        yield from emitter.work()
+        abstracts: list[Document] = []
+        for n, part in enumerate(parts, 1):
+            with phases("reading"):
+                docs = [reader(f) for f in part]
+            with phases("aligning"):
+                corpus = align(docs, catalog, abstract=False)
+            label = "extracting and loading" + (f" (part {n}/{len(parts)})" if n > 1 else "")
+            extractor.start(corpus, label)
+            yield from emitter.part(corpus)
+            # after emission: the commentary layer reports what it meets (new commentators)
+            issues.extend((d.path, i) for d in docs for i in d.issues)
+            abstracts.extend(a for a in map(abstract_only, docs) if a is not None)
+        with phases("aligning"):
+            abstract = align_abstract(abstracts)
+        if abstract is not None:
+            yield from emitter.abstract(abstract)
+        yield from emitter.finish()
+
     try:
         graphs = build_store(
             store,
-            emitter.quads(),
+            quads(),
             files,
             on_progress=(lambda what: progress(what, 0, 0)) if progress else (lambda _: None),
             phases=phases,
         )
     finally:
         extractor.close()
-    report = BuildReport(store=store, sources=[d.path for d in docs], graphs=graphs)
+    report = BuildReport(store=store, sources=paths, graphs=graphs)
     report.counts = dict(emitter.stats)
-    report.issues = [(d.path, i) for d in docs for i in d.issues]
+    order = {f: i for i, f in enumerate(paths)}
+    report.issues = sorted(issues, key=lambda x: order[x[0]])
     report.seconds = time.perf_counter() - started
     report.phases = dict(phases.seconds)
     return report

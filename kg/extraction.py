@@ -86,20 +86,19 @@ def scopes(corpus: Corpus) -> Iterator[Scope]:
 
 class Extractor:
     """Called by the emitter with each scope in turn; returns that scope's mentions and acts
-    by id(unit)."""
+    by id(unit). A build of several parts ``start``s each part's corpus in turn, keeping
+    one pool of workers."""
 
     def __init__(
         self,
-        corpus: Corpus,
+        corpus: Corpus | None = None,
         jobs: int = 1,
         phases: Phases | None = None,
         progress: Callable[[str, int, int], None] | None = None,
     ) -> None:
         self.phases = phases or Phases()
         self.progress = progress
-        self.total = sum(1 for _ in scopes(corpus))
-        self.done = 0
-        self.plan = ((s, *scope_units(s)) for s in scopes(corpus))
+        self.start(corpus or Corpus([], []))
         self.pool: Pool | None = None
         self.ahead: deque[tuple[Scope, list[Unit], AsyncResult]] = deque()
         if jobs > 1:
@@ -110,10 +109,17 @@ class Extractor:
             self.pool = ctx.Pool(jobs)
             self.window = 2 * jobs
 
+    def start(self, corpus: Corpus, label: str = "extracting and loading") -> None:
+        """Analyse ``corpus``'s scopes next (those of the last one have all been asked for)."""
+        self.label = label
+        self.total = sum(1 for _ in scopes(corpus))
+        self.done = 0
+        self.plan = ((s, *scope_units(s)) for s in scopes(corpus))
+
     def __call__(self, scope: Scope) -> Found:
         self.done += 1
         if self.progress:
-            self.progress("extracting and loading", self.done, self.total)
+            self.progress(self.label, self.done, self.total)
         if self.pool is None:
             planned, units, job = next(self.plan)
             assert planned is scope, "scopes must be asked for in emission order"

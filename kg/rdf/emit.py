@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import DCTERMS
@@ -45,16 +46,20 @@ class Emitter:
 
     def __init__(
         self,
-        corpus: Corpus,
+        corpus: Corpus | None,
         catalog: Catalog,
         minter: Minter,
         mentions: dict[int, list[Mention]] | None = None,
         acts: dict[int, list[Act]] | None = None,
         extract: Callable[[object], tuple[dict, dict]] | None = None,
         phases: Phases | None = None,
+        sources: dict[Path, str] | None = None,
     ) -> None:
         """``mentions`` and ``acts`` by id(unit) for the whole corpus, or ``extract``
-        (kg.extraction.Extractor) asked for them one juan or chapter at a time."""
+        (kg.extraction.Extractor) asked for them one juan or chapter at a time.
+
+        ``sources``: the id of every file of the build (``source_ids``), when the corpus is
+        one of several parts emitted in turn (``part``) rather than the whole book."""
         self.corpus = corpus
         self.extract = extract
         self.phases = phases or Phases()
@@ -67,27 +72,29 @@ class Emitter:
         self.acts = acts or {}  # by id(Unit)
         self.act_emitter = ActEmitter(minter)
         self.rite: URIRef | None = None  # the rite of the chapter being emitted
-        self.sources = self._source_ids(corpus.documents)
+        if sources is None:
+            assert corpus is not None, "an emitter of parts needs every file's id"
+            sources = source_ids([d.path for d in corpus.documents])
+        self.sources = sources
+        self.juan_count = 0  # juans emitted so far, over all parts
         self.stats: dict[str, int] = {}
         self.texts: dict[URIRef, str] = {}  # unit IRI → its text, for the commentary on it
         self.commentary = CommentaryLayer(self)
-
-    @staticmethod
-    def _source_ids(docs: list[Document]) -> dict[int, str]:
-        ids: dict[int, str] = {}
-        seen: set[str] = set()
-        for d in docs:
-            sid = source_id(d.path.name)
-            if sid in seen:  # same stem in two folders: tell them apart by path
-                sid += "-" + hashlib.sha1(str(d.path).encode()).hexdigest()[:6]
-            seen.add(sid)
-            ids[id(d)] = sid
-        return ids
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
 
     def quads(self) -> Iterator[Quad]:
+        """The whole book: ``work``, ``part`` of the corpus, its ``abstract``, ``finish``."""
+        corpus = self.corpus
+        assert corpus is not None, "no corpus: emit it in parts"
+        yield from self.work()
+        yield from self.part(corpus)
+        if corpus.abstract is not None:
+            yield from self.abstract(corpus.abstract)
+        yield from self.finish()
+
+    def work(self) -> Iterator[Quad]:
         g = self.g_text
         work = self.m.work()
         yield work, RDF.type, LJ.Work, g
@@ -95,12 +102,22 @@ class Emitter:
         yield work, RDFS.label, en("Lijing benyi (The Original Meaning of the Classic of Rites)"), g
         yield work, DCTERMS.title, zh("礼经本义"), g
         yield work, DCTERMS.creator, self.m.vocab(PERSON.caidejin), g
-        for doc in self.corpus.documents:
+
+    def part(self, corpus: Corpus) -> Iterator[Quad]:
+        """A corpus's files and juans (without its abstract): the whole book, or one group
+        of files that share no chapter or juan with the others (kg.build)."""
+        self.corpus = corpus
+        for doc in corpus.documents:
             yield from self.source(doc)
-        if self.corpus.abstract is not None:
-            yield from self.unit(self.corpus.abstract, self.m.abstract(), work, 0, LJ.Abstract)
-        for n, juan in enumerate(self.corpus.juans, 1):
-            yield from self.juan(juan, work, n)
+        for juan in corpus.juans:
+            self.juan_count += 1
+            yield from self.juan(juan, self.m.work(), self.juan_count)
+
+    def abstract(self, unit: Unit) -> Iterator[Quad]:
+        yield from self.unit(unit, self.m.abstract(), self.m.work(), 0, LJ.Abstract)
+
+    def finish(self) -> Iterator[Quad]:
+        """What is known only at the end: the relations derived from all the acts."""
         yield from self.act_emitter.derived_quads()
         for key, n in self.act_emitter.stats.items():
             self.count(key, n)
@@ -109,7 +126,7 @@ class Emitter:
 
     def source(self, doc: Document) -> Iterator[Quad]:
         g = self.g_text
-        src = self.m.source(self.sources[id(doc)])
+        src = self.m.source(self.sources[doc.path])
         yield src, RDF.type, LJ.SourceDocument, g
         yield src, RDFS.label, Lit(doc.path.name), g
         yield src, DCTERMS.identifier, Lit(str(doc.path)), g
@@ -157,7 +174,7 @@ class Emitter:
 
     def witness(self, node: URIRef, r: Reading) -> Iterator[Quad]:
         g = self.g_text
-        sid = self.sources[id(r.doc)]
+        sid = self.sources[r.doc.path]
         w = self.m.child(node, f"w/{sid}")
         yield node, LJ.witness, w, g
         yield w, RDF.type, LJ.Witness, g
@@ -188,7 +205,7 @@ class Emitter:
 
     def juan(self, juan: MJuan, work: URIRef, n: int) -> Iterator[Quad]:
         g = self.g_text
-        fallback = self.sources[id(juan.readings[0][0])]
+        fallback = self.sources[juan.readings[0][0].path]
         node = self.m.juan(juan.number, fallback)
         yield node, RDF.type, LJ.Juan, g
         yield node, DCTERMS.isPartOf, work, g
@@ -374,6 +391,19 @@ _COUNTER = {
     LJ.SourceNote: "notes",
     LJ.Abstract: "abstracts",
 }
+
+
+def source_ids(paths: list[Path]) -> dict[Path, str]:
+    """Each file's id in IRIs: its stem, and a hash of its path where two stems are equal."""
+    ids: dict[Path, str] = {}
+    seen: set[str] = set()
+    for path in sorted(paths, key=lambda p: (p.name, str(p))):
+        sid = source_id(path.name)
+        if sid in seen:  # same stem in two folders: tell them apart by path
+            sid += "-" + hashlib.sha1(str(path).encode()).hexdigest()[:6]
+        seen.add(sid)
+        ids[path] = sid
+    return ids
 
 
 def _unit_keys(ch: MChapter) -> dict[int, str]:
