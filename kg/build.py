@@ -148,12 +148,15 @@ def build(
                 docs = [reader(f) for f in part]
             with phases("aligning"):
                 corpus = align(docs, catalog, abstract=False)
-            label = "extracting and loading" + (f" (part {n}/{len(parts)})" if n > 1 else "")
+            label = "extracting and loading" + (
+                f" (part {n}/{len(parts)})" if len(parts) > 1 else ""
+            )
             extractor.start(corpus, label)
             yield from emitter.part(corpus)
             # after emission: the commentary layer reports what it meets (new commentators)
             issues.extend((d.path, i) for d in docs for i in d.issues)
             abstracts.extend(a for a in map(abstract_only, docs) if a is not None)
+            del docs, corpus  # before the next part is read
         with phases("aligning"):
             abstract = align_abstract(abstracts)
         if abstract is not None:

@@ -131,6 +131,8 @@ class Extractor:
             with self.phases("nlp"):  # waiting on the workers
                 mentions, acts = pending.get()
             self._fill()
+        if self.done == self.total:  # the last scope: the plan's corpus may go
+            self.plan = iter(())
         return (
             {id(u): m for u, m in zip(units, mentions, strict=True)},
             {id(units[i]): a for i, a in acts.items()},

@@ -106,7 +106,6 @@ class Emitter:
     def part(self, corpus: Corpus) -> Iterator[Quad]:
         """A corpus's files and juans (without its abstract): the whole book, or one group
         of files that share no chapter or juan with the others (kg.build)."""
-        self.corpus = corpus
         for doc in corpus.documents:
             yield from self.source(doc)
         for juan in corpus.juans:
