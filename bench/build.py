@@ -23,6 +23,7 @@ import datetime
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,17 +92,19 @@ def tokenize_seconds(corpus: Path) -> float:
     return time.perf_counter() - start
 
 
-def oxigraph_load_seconds(store: Path, work: Path, env: dict[str, str]) -> float:
-    """`oxigraph load` of the store's own N-Quads into a fresh directory."""
+def oxigraph_load(store: Path, work: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall seconds and peak MB of `oxigraph load` of the store's own N-Quads into a fresh
+    directory."""
     from kg.store import open_store
 
     nq = work / "dump.nq"
     open_store(store).dump(str(nq), format=__import__("pyoxigraph").RdfFormat.N_QUADS)
     target = work / "oxigraph-load"
+    shutil.rmtree(target, ignore_errors=True)  # a fresh store each time, as kg build makes
     cmd = [str(BIN / "oxigraph"), "load", "--location", str(target), "--file", str(nq)]
-    wall, _, _ = run(cmd, env)
+    wall, peak, _ = run(cmd, env)
     nq.unlink()
-    return wall
+    return wall, peak
 
 
 def profile(corpus: Path, store: Path, env: dict[str, str], out: Path) -> None:
@@ -142,9 +145,9 @@ def main() -> None:
     print(f"# {datetime.date.today()} · {machine()}")
     print(
         "| size | characters | triples | build (s) | s per 10k chars | peak MB "
-        "| tokenize (s) | oxigraph load (s) | build ÷ (tokenize + load) |"
+        "| tokenize (s) | oxigraph load (s) | load peak MB | build ÷ (tokenize + load) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     phase_rows, job_rows = [], []
     for n in args.times:
         env = dict(os.environ)
@@ -157,10 +160,11 @@ def main() -> None:
         size = chars(corpus)
         b = kg_build(corpus, store, env)
         tok = tokenize_seconds(corpus)
-        load = oxigraph_load_seconds(store, work, env)
+        load, load_mb = oxigraph_load(store, work, env)
         print(
             f"| ×{n} | {size:,} | {b.triples:,} | {b.seconds:.1f} | "
             f"{b.seconds / size * 10_000:.3f} | {b.peak_mb:.0f} | {tok:.2f} | {load:.1f} | "
+            f"{load_mb:.0f} | "
             f"{b.seconds / (tok + load):.1f} |",
             flush=True,
         )

@@ -1,4 +1,4 @@
-"""``kg build`` as a plain function: read → align → emit → load, with a report."""
+"""``kg build`` as a plain function: plan the parts, then per part read → align → emit → load."""
 
 from __future__ import annotations
 
