@@ -66,19 +66,6 @@ RDF_FORMATS = {
 # -- terms ------------------------------------------------------------------------------------
 
 
-def _term(t: object) -> ox.NamedNode | ox.Literal:
-    value = getattr(t, "value", None)
-    if value is None:  # an IRI (rdflib URIRef is a str)
-        return ox.NamedNode(str(t))
-    lang = getattr(t, "lang", None)
-    dtype = getattr(t, "datatype", None)
-    if lang:
-        return ox.Literal(value, language=lang)
-    if dtype:
-        return ox.Literal(value, datatype=ox.NamedNode(dtype))
-    return ox.Literal(value)
-
-
 def to_nquads(quads: Iterable[tuple]) -> bytes:
     r"""N-Quads text of the emitter's quads (IRIs as str, literals as ``Lit``).
 
@@ -136,10 +123,10 @@ def build_store(
 ) -> dict[str, int]:
     """Write a new store and swap it in at ``target``; return triples per named graph.
 
-    Quads are pulled from ``quads`` and bulk-loaded ``batch`` at a time (pyoxigraph's
-    ``bulk_extend`` gathers all it is given in memory before loading; at most two batches
-    are held), into a fresh
-    directory that replaces ``target`` only once complete.
+    Quads are pulled from ``quads`` and bulk-loaded ``batch`` at a time into a fresh
+    directory that replaces ``target`` only once complete. Oxigraph's bulk loader gathers
+    all it is given in memory before loading, so at most two batches are held: the one
+    loading and the one being made.
     """
     phases = phases or Phases()
     target = Path(target)

@@ -735,25 +735,6 @@ def read_acts(text: str, carry: list[Item] | None = None) -> list[Act]:
     return ActReader(text, act_items(text), carry).read()
 
 
-def read_corpus_acts(corpus: object, analyses: dict[int, object]) -> dict[int, list[Act]]:
-    """Acts of every passage and record, by id(unit)."""
-    from kg.normalize import normalize
-
-    out: dict[int, list[Act]] = {}
-    for chapter in corpus.chapters():  # type: ignore[attr-defined]
-        texts: dict[int, tuple[str, list[Item]]] = {
-            id(u): (normalize(u.canonical.text), a.items)  # type: ignore[attr-defined]
-            for s in chapter.sections
-            for u in (*s.passages, *s.records)
-            if (a := analyses.get(id(u))) is not None
-        }
-        sections = [
-            ([id(u) for u in s.passages], [id(u) for u in s.records]) for s in chapter.sections
-        ]
-        out.update(read_chapter_acts(sections, texts))
-    return out
-
-
 def read_chapter_acts(
     sections: Iterable[tuple[Sequence[K], Sequence[K]]],
     texts: dict[K, tuple[str, list[Item]]],
