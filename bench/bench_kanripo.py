@@ -13,8 +13,8 @@ import argparse
 import time
 from pathlib import Path
 
-from kg.catalog import load_catalog
 from kg.readers import parse_text
+from kg.text.catalog import load_catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 FILES = {

@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/synth.py --times 10 --out /tmp/bench/x10
 
-Chapters merge by rite (kg/align.py keys them by ``rite``, recognised from the title line
+Chapters merge by rite (kg/text/align.py keys them by ``rite``, recognised from the title line
 through ``ontology/rites.ttl``), juans by number, prefaces by title within a juan. So each
 copy k ≥ 1 gets its own rites and juans:
 
@@ -33,10 +33,10 @@ from rdflib.namespace import SKOS
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kg.catalog import LJ, load_catalog  # noqa: E402
 from kg.readers import read, source_files  # noqa: E402
 from kg.readers.placement import MANIFEST, load_manifest  # noqa: E402
 from kg.readers.structure import chinese_number  # noqa: E402
+from kg.text.catalog import LJ, load_catalog  # noqa: E402
 
 DIGITS = "〇一二三四五六七八九"
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from kg.nlp.acts import ActReader  # noqa: E402
 from kg.nlp.extract import act_items  # noqa: E402
-from kg.normalize import normalize  # noqa: E402
+from kg.text.normalize import normalize  # noqa: E402
 
 
 def parse(lzh, text: str) -> list[tuple[int, int, int, str]]:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
+from kg.build.phases import Phases
 from kg.errors import QueryError, StoreError
-from kg.phases import Phases
 from kg.rdf.namespaces import DEFAULT_BASE, LJ
 
 PREFIXES = {

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from kg.build import build
+from kg.build.run import build
 from kg.resources import project_root
 
 ROOT = project_root()

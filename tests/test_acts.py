@@ -106,7 +106,7 @@ def test_evidence_text_is_in_the_unit(seeds_db) -> None:
         """SELECT ?t ?e ?s ?end WHERE { ?a lj:evidence ?u ; lj:evidenceText ?e ;
              lj:charStart ?s ; lj:charEnd ?end . ?u lj:text ?t } LIMIT 500""",
     )
-    from kg.normalize import normalize
+    from kg.text.normalize import normalize
 
     for r in rows:
         assert normalize(r["t"])[int(r["s"]) : int(r["end"])] == normalize(r["e"])
@@ -198,7 +198,7 @@ def test_what_is_asked_for_is_not_done() -> None:
 
 
 def test_eval_meets_its_floor() -> None:
-    from kg.evaluate import run
+    from kg.eval import run
 
     (report,) = run(["acts"])
     assert report.units >= 60

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from rdflib import RDF
 
-from kg.align import Corpus, align
-from kg.catalog import load_catalog
 from kg.rdf.emit import Emitter
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.readers import parse_text, read
+from kg.text.align import Corpus, align
+from kg.text.catalog import load_catalog
 
 from conftest import SEED_FILES
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from rdflib import URIRef
 
-from kg.build import build
+from kg.build.run import build
 from kg.store import build_store, dump, open_store
 
 from conftest import FIXTURES

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from kg.build import build
+from kg.build.run import build
 from kg.cli import cli
-from kg.evaluate import run
+from kg.eval import run
 from kg.nlp.citations import find_citations
 from kg.nlp.glosses import find_glosses
 from kg.nlp.judgements import find_judgements

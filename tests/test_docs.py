@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from rdflib import OWL, RDF, RDFS, Graph, URIRef
 from rdflib.namespace import SKOS
 
-from kg.build import build
+from kg.build.run import build
 from kg.cli import cli
 from kg.docs import default_docs_dir, render_docs
-from kg.docs.model import load_layout
+from kg.docs.reference import load_layout
 from kg.rdf.namespaces import LJ
 from kg.resources import ontology_dir
 

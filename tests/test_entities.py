@@ -13,8 +13,8 @@ from rdflib.namespace import RDF, RDFS, SKOS
 from kg.cli import cli
 from kg.nlp.extract import mentions
 from kg.nlp.lexicon import load_lexicon
-from kg.normalize import normalize
 from kg.resources import ontology_dir
+from kg.text.normalize import normalize
 
 from conftest import select
 
@@ -186,7 +186,7 @@ def test_opinions_mention_the_commentators_they_cite(seeds_db) -> None:
 
 
 def test_eval_meets_the_target_on_the_dev_set() -> None:
-    from kg.evaluate import run
+    from kg.eval import run
 
     (report,) = run(["entities"])
     strict = report.scores["strict"]

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from pyld import jsonld
 from rdflib import Dataset, Graph
 
-from kg.build import build
+from kg.build.run import build
 from kg.cli import cli
 from kg.errors import KgError
 from kg.export import FORMATS, export, render

@@ -17,19 +17,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rdflib import RDF, RDFS, URIRef
 
-from kg.align import align
-from kg.build import build
-from kg.catalog import load_catalog
+from kg.build.run import build
 from kg.cli import cli
 from kg.errors import InputError
-from kg.model import Document, Seg
-from kg.normalize import normalize, skeleton
 from kg.queries import resolve_query
 from kg.rdf.emit import Emitter, Lit
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.readers import parse_text, read, source_files
 from kg.store import open_store, store_base
+from kg.text.align import align
+from kg.text.catalog import load_catalog
+from kg.text.document import Document, Seg
+from kg.text.normalize import normalize, skeleton
 
 from conftest import FIXTURES, ROOT, SEEDS, select
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kg.model import Document, Seg
 from kg.readers import READERS, parse_text, read
+from kg.text.document import Document, Seg
 
 from conftest import FIXTURES, SEED_FILES
 

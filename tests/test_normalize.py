@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from kg.normalize import load_variants, normalize, skeleton
+from kg.text.normalize import load_variants, normalize, skeleton
 
 
 def test_variant_table_entries_apply() -> None:

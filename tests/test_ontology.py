@@ -7,14 +7,14 @@ import pytest
 from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, SKOS
 
-from kg.align import align
-from kg.catalog import load_catalog
 from kg.rdf.emit import Emitter
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ, ONTOLOGY
 from kg.readers import read
 from kg.resources import ontology_dir
-from kg.vocab import vocabulary_files
+from kg.text.align import align
+from kg.text.catalog import load_catalog
+from kg.text.vocab import vocabulary_files
 
 from conftest import FIXTURES
 

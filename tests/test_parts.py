@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-import kg.build
-from kg.build import build
+import kg.build.run
+from kg.build.run import build
 from kg.store import dump, open_store
 
 from conftest import FIXTURES
@@ -34,13 +34,13 @@ def nquads(store: Path) -> list[bytes]:
 def one_part(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Make the build align every file as one part; return the part counts it planned."""
     planned: list[int] = []
-    real = kg.build.plan_parts
+    real = kg.build.run.plan_parts
 
     def whole(keys: dict) -> list[list[Path]]:
         planned.append(len(real(keys)))
         return [sorted(keys, key=lambda p: (p.name, str(p)))]
 
-    monkeypatch.setattr(kg.build, "plan_parts", whole)
+    monkeypatch.setattr(kg.build.run, "plan_parts", whole)
     return planned
 
 
@@ -73,9 +73,9 @@ def test_the_abstract_of_files_in_different_parts_is_one_unit(tmp_path: Path, mo
 
 def test_a_part_is_dropped_before_the_next_is_read(tmp_path: Path, monkeypatch) -> None:
     """Memory: the documents of a part are freed before the build reads the next."""
-    monkeypatch.setattr(kg.build, "KEEP_CHARS", 0)  # no text kept from the planning read
+    monkeypatch.setattr(kg.build.run, "KEEP_CHARS", 0)  # no text kept from the planning read
     alive: list[list[weakref.ref]] = []
-    real_align = kg.build.align
+    real_align = kg.build.run.align
 
     def align(docs, catalog, abstract=True):
         gc.collect()
@@ -84,6 +84,6 @@ def test_a_part_is_dropped_before_the_next_is_read(tmp_path: Path, monkeypatch) 
         alive.append([weakref.ref(d) for d in docs])
         return real_align(docs, catalog, abstract)
 
-    monkeypatch.setattr(kg.build, "align", align)
+    monkeypatch.setattr(kg.build.run, "align", align)
     build(TEXTS, tmp_path / "store")
     assert len(alive) == 6

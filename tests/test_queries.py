@@ -7,8 +7,8 @@ from collections import defaultdict
 
 import pytest
 
-from kg.normalize import normalize
 from kg.queries import list_queries, resolve_query, with_values
+from kg.text.normalize import normalize
 
 from conftest import SEED_FILES, select
 

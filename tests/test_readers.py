@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from kg.catalog import load_catalog
-from kg.model import Document, Seg
 from kg.readers import parse_text, read
+from kg.text.catalog import load_catalog
+from kg.text.document import Document, Seg
 
 from conftest import FIXTURES, SEED_FILES
 

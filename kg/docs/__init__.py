@@ -25,7 +25,7 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from rdflib import Graph
 
 from kg.docs.diagram import core_svg
-from kg.docs.model import gather, load_layout
+from kg.docs.reference import gather, load_layout
 from kg.errors import KgError
 from kg.resources import ontology_dir
 
@@ -54,7 +54,7 @@ def _graphs(db: object | None) -> tuple[Graph, Graph]:
     if not len(onto):
         onto.parse(ontology_dir() / "lijing.ttl", format="turtle")
     if not len(vocab):
-        from kg.vocab import vocabulary_files
+        from kg.text.vocab import vocabulary_files
 
         for f in vocabulary_files():
             vocab.parse(f, format="turtle")

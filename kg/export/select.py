@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kg.errors import KgError
-from kg.normalize import normalize
 from kg.store import PREFIXES, graph_counts, rows, run_query, store_base
+from kg.text.normalize import normalize
 
 
 def expand(curie: str, where: str = "") -> str:

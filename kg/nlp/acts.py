@@ -118,7 +118,7 @@ class Grammar:
 
 @lru_cache(maxsize=1)
 def grammar() -> Grammar:
-    from kg.normalize import normalize
+    from kg.text.normalize import normalize
 
     d = tomllib.loads((PATTERNS / "acts.toml").read_text(encoding="utf-8"))
 

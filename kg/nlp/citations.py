@@ -17,7 +17,7 @@ from functools import lru_cache
 
 from kg.nlp.commentary_rules import _alternation, load_rules
 from kg.nlp.voices import Voice
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 
 @dataclass(frozen=True)

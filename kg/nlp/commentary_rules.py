@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from kg.vocab import load_concepts
+from kg.text.vocab import load_concepts
 
 PATTERNS = Path(__file__).parent / "patterns"
 AUTHOR = "caidejin"

@@ -14,7 +14,7 @@ from spacy.tokens import Doc
 from kg.nlp.acts import Item, markers
 from kg.nlp.lexicon import load_lexicon, rule_allows
 from kg.nlp.pipeline import build_nlp
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 ACT_TYPES = ("role", "object", "place")
 

@@ -61,7 +61,7 @@ from functools import lru_cache
 
 from kg.nlp.commentary_rules import load_rules
 from kg.nlp.voices import Voice, split_voices
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 _CJK = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]+$")
 
@@ -90,7 +90,7 @@ class Gloss:
 @lru_cache(maxsize=1)
 def _lexicon_forms() -> frozenset[str]:
     from kg.nlp.lexicon import load_lexicon
-    from kg.vocab import load_concepts
+    from kg.text.vocab import load_concepts
 
     forms = set(load_lexicon().entries)
     for c in load_concepts("actions.ttl").values():
@@ -100,7 +100,7 @@ def _lexicon_forms() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _action_forms() -> frozenset[str]:
-    from kg.vocab import load_concepts
+    from kg.text.vocab import load_concepts
 
     return frozenset(f for c in load_concepts("actions.ttl").values() for f in c.forms)
 

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from kg.nlp.commentary_rules import ANONYMOUS, load_rules
 from kg.nlp.voices import Voice, _view_end, find_reports
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 
 @dataclass(frozen=True)

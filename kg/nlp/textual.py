@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import load_rules
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 
 @dataclass(frozen=True)

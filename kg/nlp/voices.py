@@ -32,7 +32,7 @@ from functools import lru_cache
 from pypinyin import lazy_pinyin
 
 from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, load_rules
-from kg.normalize import normalize
+from kg.text.normalize import normalize
 
 __all__ = ["ANONYMOUS", "AUTHOR", "Voice", "person_slug", "split_voices", "step_labels"]
 

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 from rdflib import RDF, RDFS, URIRef
 
 from kg.nlp.acts import Act
-from kg.normalize import normalize
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.rdf.terms import Quad, en, integer, zh
+from kg.text.normalize import normalize
 
 
 @dataclass

@@ -19,8 +19,6 @@ from typing import TYPE_CHECKING
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import SKOS
 
-from kg.align import Unit
-from kg.model import Issue
 from kg.nlp.citations import find_citations
 from kg.nlp.commentary_rules import load_rules
 from kg.nlp.extract import Mention
@@ -28,9 +26,11 @@ from kg.nlp.glosses import find_glosses
 from kg.nlp.judgements import find_judgements
 from kg.nlp.textual import ReadingNote, find_readings
 from kg.nlp.voices import Voice, find_reports, split_voices, step_labels
-from kg.normalize import normalize
 from kg.rdf.namespaces import DATA, FOAF, LJ, PERSON, PROV, WORK
 from kg.rdf.terms import Lit, Quad, en, integer, zh
+from kg.text.align import Unit
+from kg.text.document import Issue
+from kg.text.normalize import normalize
 
 if TYPE_CHECKING:
     from kg.rdf.emit import Emitter
@@ -266,7 +266,7 @@ def _lexicon_iris() -> dict[str, tuple[str, ...]]:
     """Normalized form → the concept IRIs a glossed term may stand for: only forms that name
     one concept (爵 the cup and 爵 the rank stay unlinked)."""
     from kg.nlp.lexicon import load_lexicon
-    from kg.vocab import load_concepts
+    from kg.text.vocab import load_concepts
 
     forms: dict[str, set[str]] = {}
     for form, entries in load_lexicon().entries.items():

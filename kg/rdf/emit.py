@@ -13,18 +13,18 @@ from pathlib import Path
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import DCTERMS
 
-from kg.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
-from kg.catalog import Catalog
-from kg.model import Document, Seg
+from kg.build.phases import Phases
 from kg.nlp.acts import Act
 from kg.nlp.extract import Mention
-from kg.normalize import normalize
-from kg.phases import Phases
 from kg.rdf.acts import ActEmitter
 from kg.rdf.commentary import CommentaryLayer
 from kg.rdf.iris import Minter, source_id
 from kg.rdf.namespaces import LJ, PERSON
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
+from kg.text.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
+from kg.text.catalog import Catalog
+from kg.text.document import Document, Seg
+from kg.text.normalize import normalize
 
 _CLASS = {
     Seg.PASSAGE: LJ.Passage,
@@ -56,7 +56,7 @@ class Emitter:
         sources: dict[Path, str] | None = None,
     ) -> None:
         """``mentions`` and ``acts`` by id(unit) for the whole corpus, or ``extract``
-        (kg.extraction.Extractor) asked for them one juan or chapter at a time.
+        (kg.build.pool.Extractor) asked for them one juan or chapter at a time.
 
         ``sources``: the id of every file of the build (``source_ids``), when the corpus is
         one of several parts emitted in turn (``part``) rather than the whole book."""

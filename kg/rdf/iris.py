@@ -30,8 +30,8 @@ import re
 from pypinyin import lazy_pinyin
 from rdflib import URIRef
 
-from kg.normalize import normalize
 from kg.rdf.namespaces import DEFAULT_BASE
+from kg.text.normalize import normalize
 
 GRAPHS = ("text", "commentary", "mentions", "acts", "ontology", "vocabularies")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.catalog import Catalog, load_catalog
 from kg.errors import InputError
-from kg.model import Document
 from kg.readers.base import FormatError, LayoutReader, decode
 from kg.readers.indented import IndentedReader
 from kg.readers.kanripo import KanripoReader
@@ -20,6 +18,8 @@ from kg.readers.placement import load_manifest, place
 from kg.readers.plain import PlainReader
 from kg.readers.structure import StructureParser
 from kg.readers.tagged import TaggedReader
+from kg.text.catalog import Catalog, load_catalog
+from kg.text.document import Document
 
 READERS: dict[str, type[LayoutReader]] = {
     r.name: r

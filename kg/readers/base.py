@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from kg.errors import InputError
-from kg.model import Seg, Segment
+from kg.text.document import Seg, Segment
 
 _WS = " \t\u3000\r\n\f\v\ufeff\xa0"
 

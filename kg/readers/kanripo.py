@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from kg.catalog import load_catalog
-from kg.model import Seg, Segment
-from kg.normalize import normalize
 from kg.readers.base import FormatError, Item, LayoutReader, Line, Meta, Page, markers
+from kg.text.catalog import load_catalog
+from kg.text.document import Seg, Segment
+from kg.text.normalize import normalize
 
 INDENT = "\u3000"
 _ORG = re.compile(r"#|\*+ ")  # org keyword, comment or headline: no line of the book starts so

@@ -18,10 +18,10 @@ import re
 import tomllib
 from pathlib import Path
 
-from kg.catalog import Catalog
 from kg.errors import InputError
-from kg.model import Chapter, Document
-from kg.normalize import normalize
+from kg.text.catalog import Catalog
+from kg.text.document import Chapter, Document
+from kg.text.normalize import normalize
 
 MANIFEST = "manifest.toml"
 
@@ -65,7 +65,7 @@ def place(doc: Document, catalog: Catalog, entry: dict | None) -> None:
 
 
 def _note(doc: Document, chapter: Chapter | None, message: str) -> None:
-    from kg.model import Issue
+    from kg.text.document import Issue
 
     at = 0
     if chapter and chapter.sections and chapter.sections[0].passages:

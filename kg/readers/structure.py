@@ -12,10 +12,21 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from kg.catalog import Catalog
-from kg.model import Chapter, Document, Issue, Juan, Note, Preface, Section, Seg, Segment, TextUnit
-from kg.normalize import GARBLED, normalize
 from kg.readers.base import Item, Line, Markers, Meta, Page, markers
+from kg.text.catalog import Catalog
+from kg.text.document import (
+    Chapter,
+    Document,
+    Issue,
+    Juan,
+    Note,
+    Preface,
+    Section,
+    Seg,
+    Segment,
+    TextUnit,
+)
+from kg.text.normalize import GARBLED, normalize
 
 _SEP = " \t\u3000\xa0"
 _DIGITS = {"〇": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from kg.model import Seg, Segment
 from kg.readers.base import Item, LayoutReader, Meta, cut, line_items
+from kg.text.document import Seg, Segment
 
 _TAG = re.compile(r"\[book_([a-z_]+)\]")
 _TITLE = "[book_title]"

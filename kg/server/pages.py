@@ -15,7 +15,6 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
-from kg.normalize import normalize
 from kg.queries import list_queries, with_values
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.resources import ontology_dir, project_root
@@ -31,6 +30,7 @@ from kg.server.formats import (
 from kg.server.pool import PoolError
 from kg.server.void import ONTOLOGY, RDFLIB_FORMATS, void_description
 from kg.store import PREFIXES, data_prefixes
+from kg.text.normalize import normalize
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 RDF_OFFERS = {m: f for m, f in GRAPH_TYPES.items() if f in EXTENSIONS}

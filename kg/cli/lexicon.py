@@ -8,7 +8,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from kg.cli_options import store_option
+from kg.cli.options import store_option
 
 
 @click.group("lexicon")
@@ -21,13 +21,12 @@ def lexicon() -> None:
 @click.option("--min-count", default=2, show_default=True, help="Report terms seen this often.")
 @click.option("--limit", default=60, show_default=True, help="Rows per kind.")
 @click.option("--kind", type=click.Choice(["role", "object", "place", "commentator", "work"]))
-def gaps(store: Path | None, min_count: int, limit: int, kind: str | None) -> None:
+def gaps(store: Path, min_count: int, limit: int, kind: str | None) -> None:
     """Candidate terms the lexicon lacks, ranked, for a curator to review."""
-    from kg.gaps import find_gaps
-    from kg.resources import default_store
+    from kg.nlp.gaps import find_gaps
     from kg.store import open_store
 
-    found = find_gaps(open_store(store or default_store()), min_count)
+    found = find_gaps(open_store(store), min_count)
     table = Table("kind", "candidate", "seen", "found by", "first in", header_style="bold")
     shown: dict[str, int] = {}
     for c in found:
@@ -45,7 +44,7 @@ def gaps(store: Path | None, min_count: int, limit: int, kind: str | None) -> No
 def lookup(term: str) -> None:
     """The concepts a term matches (any written form)."""
     from kg.nlp.lexicon import load_lexicon
-    from kg.normalize import normalize
+    from kg.text.normalize import normalize
 
     entries = load_lexicon().entries.get(normalize(term), ())
     if not entries:

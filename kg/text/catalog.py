@@ -13,9 +13,9 @@ from pathlib import Path
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 
-from kg.normalize import normalize
 from kg.rdf.namespaces import LJ
 from kg.resources import ontology_dir
+from kg.text.normalize import normalize
 
 
 @dataclass(frozen=True)

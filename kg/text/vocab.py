@@ -15,9 +15,9 @@ from functools import lru_cache
 from rdflib import RDF, Graph, Literal, URIRef
 from rdflib.namespace import RDFS, SKOS
 
-from kg.catalog import LJ
-from kg.normalize import normalize
 from kg.resources import ontology_dir
+from kg.text.catalog import LJ
+from kg.text.normalize import normalize
 
 # ontology/ files that are not vocabularies (loaded into their own graphs)
 NOT_VOCABULARIES = {"lijing.ttl", "shapes.ttl"}

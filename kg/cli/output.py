@@ -24,8 +24,8 @@ from kg.store import (
 )
 
 if TYPE_CHECKING:  # kg.build pulls in spaCy: `kg query` should not wait for it
-    from kg.build import BuildReport
-    from kg.build import Progress as ProgressFn
+    from kg.build.run import BuildReport
+    from kg.build.run import Progress as ProgressFn
 
 
 @contextlib.contextmanager

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli_options import store_option
+from kg.cli.options import store_option
 from kg.export import FORMATS
-from kg.resources import default_store
 
 
 @click.command("export")
@@ -48,7 +47,7 @@ def export_command(
     compress: bool,
     layers: tuple[str, ...],
     chapter: str | None,
-    store: Path | None,
+    store: Path,
 ) -> None:
     """Write the graph in a format other tools read, in a stable order."""
     from kg.export import export
@@ -58,7 +57,7 @@ def export_command(
         raise click.UsageError("csv writes nodes.csv and edges.csv: give -o FOLDER or -o FILE.zip")
     if out is None and compress and sys.stdout.isatty():
         raise click.UsageError("gzip output to a terminal: give -o FILE.gz or redirect it")
-    db = open_store(store or default_store())
+    db = open_store(store)
     result = export(
         db,
         fmt,

@@ -16,9 +16,9 @@ from difflib import SequenceMatcher
 from functools import cached_property
 from typing import TypeVar
 
-from kg.catalog import Catalog
-from kg.model import Chapter, Document, Juan, Note, Preface, Section, Seg, TextUnit
-from kg.normalize import GARBLED, normalize, skeleton
+from kg.text.catalog import Catalog
+from kg.text.document import Chapter, Document, Juan, Note, Preface, Section, Seg, TextUnit
+from kg.text.normalize import GARBLED, normalize, skeleton
 
 T = TypeVar("T")
 FUZZY = 0.8  # skeleton similarity for two readings of one unit

@@ -13,7 +13,7 @@ from difflib import SequenceMatcher
 from pathlib import Path
 
 from kg.errors import InputError
-from kg.evaluate import Report, Score, read_jsonl
+from kg.eval.score import Report, Score, read_jsonl
 
 RELATIONS = ("location", "source", "destination")
 
@@ -35,7 +35,7 @@ def _frame(act: dict) -> tuple:
 def _read(text: str) -> list[dict]:
     from kg.nlp.acts import ActReader
     from kg.nlp.extract import act_items
-    from kg.normalize import normalize
+    from kg.text.normalize import normalize
 
     acts = ActReader(normalize(text), act_items(text)).read()
     return [

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.align import align, align_abstract
-from kg.catalog import Catalog, load_catalog
+from kg.text.align import align, align_abstract
+from kg.text.catalog import Catalog, load_catalog
 from kg.errors import KgError
-from kg.extraction import Extractor
-from kg.model import Document, Issue
-from kg.parts import abstract_only, part_keys, plan_parts
-from kg.phases import Phases
+from kg.build.pool import Extractor
+from kg.text.document import Document, Issue
+from kg.build.parts import abstract_only, part_keys, plan_parts
+from kg.build.phases import Phases
 from kg.rdf.emit import Emitter, source_ids
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DEFAULT_BASE
@@ -23,7 +23,7 @@ from kg.readers import read, source_files
 from kg.readers.placement import load_manifest
 from kg.resources import ontology_dir
 from kg.store import RdfFile, build_store
-from kg.vocab import vocabulary_files
+from kg.text.vocab import vocabulary_files
 
 Progress = Callable[[str, int, int], None]
 KEEP_CHARS = 1_000_000  # source text held between a build's two readings (~50 bytes a char)

@@ -7,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli_options import store_option
-from kg.resources import default_store
+from kg.cli.options import store_option
 
 
 @click.command("docs")
@@ -26,12 +25,12 @@ from kg.resources import default_store
     is_flag=True,
     help="From the ontology files alone: no store, no counts or examples.",
 )
-def docs_command(out: Path | None, store: Path | None, no_data: bool) -> None:
+def docs_command(out: Path | None, store: Path, no_data: bool) -> None:
     """Write ontology.html: classes, properties, alignment, vocabularies, a diagram, examples."""
     from kg.docs import default_docs_dir, render_docs
     from kg.store import open_store
 
-    path = store or default_store()
+    path = store
     db = None if no_data else open_store(path)
     page = render_docs(db, out or default_docs_dir(path))
     click.echo(f"wrote {page} (and core.svg, ontology.ttl, shapes.ttl, context.jsonld beside it)")

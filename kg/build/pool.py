@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult, Pool
 
-from kg.align import Corpus, MChapter, MJuan, Unit
+from kg.text.align import Corpus, MChapter, MJuan, Unit
 from kg.nlp.acts import Act, read_chapter_acts
 from kg.nlp.extract import Mention, analyse
-from kg.normalize import normalize
-from kg.phases import Phases
+from kg.text.normalize import normalize
+from kg.build.phases import Phases
 
 Scope = MJuan | MChapter
 Found = tuple[dict[int, list[Mention]], dict[int, list[Act]]]
@@ -105,7 +105,7 @@ class Extractor:
             # forkserver: workers start from a clean process, not a fork of one that may
             # hold a progress thread's lock or an open store
             ctx = mp.get_context("forkserver")
-            ctx.set_forkserver_preload(["kg.extraction"])
+            ctx.set_forkserver_preload(["kg.build.pool"])
             self.pool = ctx.Pool(jobs)
             self.window = 2 * jobs
 

@@ -1,5 +1,4 @@
-"""``kg serve`` (SPARQL endpoint and linked-data pages) and ``kg publish`` (push the named
-graphs to another store); each parses options and calls a plain function."""
+"""``kg serve``: the SPARQL endpoint and linked-data pages."""
 
 from __future__ import annotations
 
@@ -8,8 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli_options import store_option
-from kg.resources import default_store
+from kg.cli.options import store_option
 
 
 def _size(value: str) -> int:
@@ -45,7 +43,7 @@ def _size(value: str) -> int:
 @click.option("--get", "get_path", default=None, help="Answer one GET of PATH here and exit.")
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 def serve(
-    store: Path | None,
+    store: Path,
     host: str,
     port: int,
     timeout: float,
@@ -61,7 +59,7 @@ def serve(
     from kg.server.run import get_once, run_server
     from kg.store import open_store
 
-    path = store or default_store()
+    path = store
     open_store(path)  # a missing or unreadable store stops here, with its message
     if timeout <= 0 or limit <= 0:
         raise click.BadParameter("--timeout and --limit must be positive")
@@ -79,30 +77,3 @@ def serve(
         click.echo(text, nl=not text.endswith("\n"))
         sys.exit(0 if status == 200 else 1)
     run_server(config, host, port, log_level)
-
-
-@click.command()
-@store_option
-@click.option("--endpoint", required=True, help="Graph Store Protocol URL, e.g. …/store.")
-@click.option("--auth", default=None, metavar="USER:PASS", help="HTTP basic authentication.")
-@click.option("--graph", "graphs", multiple=True, help="Only this named graph (repeatable).")
-@click.option("--timeout", default=300.0, show_default=True, type=float, help="Seconds per PUT.")
-def publish(
-    store: Path | None, endpoint: str, auth: str | None, graphs: tuple[str, ...], timeout: float
-) -> None:
-    """Send each named graph to a SPARQL 1.1 Graph Store (PUT ?graph=IRI)."""
-    from kg.publish import parse_auth
-    from kg.publish import publish as run_publish
-
-    def show(s) -> None:  # type: ignore[no-untyped-def]
-        click.echo(f"PUT <{s.graph}> {s.triples:,} triples → {s.status} ({s.seconds:.1f} s)")
-
-    sent = run_publish(
-        store or default_store(),
-        endpoint,
-        auth=parse_auth(auth),
-        graphs=list(graphs) or None,
-        timeout=timeout,
-        on_sent=show,
-    )
-    click.echo(f"Published {len(sent)} graphs, {sum(s.triples for s in sent):,} triples")

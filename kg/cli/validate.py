@@ -10,9 +10,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli_options import store_option
+from kg.cli.options import store_option
 from kg.rdf.namespaces import DATA, SHAPES
-from kg.resources import default_store
 from kg.store import PREFIXES
 
 SHOWN = 5  # focus nodes listed per group of findings
@@ -87,12 +86,12 @@ def render_text(report: object, where: str) -> str:
     show_default=True,
     help="Instances per class in the OWL RL closure (0 skips it; owlrl is slow).",
 )
-def validate_command(store: Path | None, fmt: str, owl_sample: int) -> None:
+def validate_command(store: Path, fmt: str, owl_sample: int) -> None:
     """Check the built graph: SHACL shapes, declared terms, the ontology, OWL RL consistency."""
     from kg.store import open_store
     from kg.validate import validate_store
 
-    path = store or default_store()
+    path = store
     report = validate_store(open_store(path), owl_sample_size=owl_sample)
     if fmt == "turtle":
         sys.stdout.buffer.write(report.to_graph().serialize(format="turtle", encoding="utf-8"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import networkx as nx
 
-from kg.model import Document
+from kg.text.document import Document
 
 Key = tuple[str, Hashable]
 

@@ -8,13 +8,15 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from kg.eval import TASKS, run
+
 
 @click.command("eval")
 @click.option(
     "--task",
     "tasks",
     multiple=True,
-    type=click.Choice(["entities", "voices", "glosses", "acts"]),
+    type=click.Choice(list(TASKS)),
     help="Which gold set (repeatable; default: all).",
 )
 @click.option(
@@ -25,8 +27,6 @@ from rich.table import Table
 @click.option("--errors", is_flag=True, help="List every miss and spurious find.")
 def eval_command(tasks: tuple[str, ...], gold: Path | None, errors: bool) -> None:
     """Score the extractors against a gold set (tests/gold/ by default)."""
-    from kg.evaluate import TASKS, run
-
     console = Console()
     for report in run(tasks or list(TASKS), gold):
         for mode, scores in report.scores.items():
