@@ -91,7 +91,7 @@ def test_cli_bad_file_keeps_the_previous_store(tmp_path: Path) -> None:
 def test_interrupted_build_leaves_the_store(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kg.build.run import run as build_module
+    from kg.build import run as build_module
     from kg.store import open_store
 
     store = tmp_path / "store"

@@ -23,7 +23,7 @@ def lexicon() -> None:
 @click.option("--kind", type=click.Choice(["role", "object", "place", "commentator", "work"]))
 def gaps(store: Path, min_count: int, limit: int, kind: str | None) -> None:
     """Candidate terms the lexicon lacks, ranked, for a curator to review."""
-    from kg.nlp.gaps import find_gaps
+    from kg.eval.gaps import find_gaps
     from kg.store import open_store
 
     found = find_gaps(open_store(store), min_count)
