@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 import httpx
 
@@ -47,9 +48,23 @@ def wait_ready(url: str, proc: subprocess.Popen, log: Path, seconds: float = 90)
     raise AssertionError(f"kg serve did not answer in {seconds} s:\n{log.read_text()}")
 
 
+class Served(NamedTuple):
+    url: str
+    proc: subprocess.Popen
+
+
 @contextlib.contextmanager
 def kg_serve(store: Path, *options: str, log: Path | None = None) -> Iterator[str]:
     """A running `kg serve --store STORE OPTIONS…`; yields its base URL."""
+    with kg_serve_process(store, *options, log=log) as served:
+        yield served.url
+
+
+@contextlib.contextmanager
+def kg_serve_process(
+    store: Path, *options: str, log: Path | None = None, env: dict[str, str] | None = None
+) -> Iterator[Served]:
+    """Like kg_serve, with the process (for its memory) and extra environment variables."""
     port = free_port()
     log = log or store.parent / f"serve-{port}.log"
     with open(log, "w") as out:
@@ -58,12 +73,13 @@ def kg_serve(store: Path, *options: str, log: Path | None = None) -> Iterator[st
             stdout=out,
             stderr=subprocess.STDOUT,
             cwd=ROOT,
+            env={**os.environ, **(env or {})},
             start_new_session=True,  # its own process group: workers go with it
         )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_ready(url, proc, log)
-        yield url
+        yield Served(url, proc)
     finally:
         proc.terminate()
         try:

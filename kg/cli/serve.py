@@ -34,6 +34,16 @@ def _size(value: str) -> int:
     "--max-request", default="1M", show_default=True, help="Largest request body / query string."
 )
 @click.option(
+    "--read-timeout",
+    default=10.0,
+    show_default=True,
+    type=float,
+    help="Seconds for a request's headers, then for its body.",
+)
+@click.option(
+    "--max-connections", default=512, show_default=True, type=int, help="Open connections."
+)
+@click.option(
     "--worker-memory",
     default=2048,
     show_default=True,
@@ -50,6 +60,8 @@ def serve(
     limit: int,
     workers: int | None,
     max_request: str,
+    read_timeout: float,
+    max_connections: int,
     worker_memory: int,
     get_path: str | None,
     log_level: str,
@@ -61,14 +73,16 @@ def serve(
 
     path = store
     open_store(path)  # a missing or unreadable store stops here, with its message
-    if timeout <= 0 or limit <= 0:
-        raise click.BadParameter("--timeout and --limit must be positive")
+    if min(timeout, limit, read_timeout, max_connections) <= 0:
+        raise click.BadParameter("--timeout, --limit, --read-timeout, --max-connections: > 0")
     kwargs = {} if workers is None else {"workers": max(1, workers)}
     config = ServeConfig(
         store=path,
         timeout=timeout,
         limit=limit,
         max_request=_size(max_request),
+        read_timeout=read_timeout,
+        max_connections=max_connections,
         worker_memory=worker_memory or None,
         **kwargs,  # type: ignore[arg-type]
     )

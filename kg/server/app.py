@@ -17,71 +17,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kg.server import dumps, pages, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
+from kg.server.limits import RequestLimits
 
 STATIC = Path(__file__).parent / "static"
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
 )
-
-
-class LimitRequestSize:
-    """413 for a body (or 414 for a query string) over the limit, before it is read whole."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-        if len(scope.get("query_string", b"")) > self.max:
-            return await _plain(send, 414, f"query string over {self.max} bytes")
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.max):
-            return await _plain(send, 413, f"request body over {self.max} bytes")
-        seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
-            message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.max:
-                    raise _TooLarge
-            return message
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            await send(message)
-
-        try:
-            await self.app(scope, counted, tracking_send)
-        except _TooLarge:
-            if not started:
-                await _plain(send, 413, f"request body over {self.max} bytes")
-
-
-class _TooLarge(Exception):
-    pass
-
-
-async def _plain(send: Send, status: int, text: str) -> None:
-    body = f"{status}: {text}\n".encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"text/plain; charset=utf-8"),
-                (b"content-length", str(len(body)).encode()),
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 class SecurityHeaders:
@@ -152,7 +94,7 @@ def create_app(config: ServeConfig) -> Starlette:
             expose_headers=["X-SPARQL-MaxRows", "Content-Location", "Link"],
             max_age=86400,
         ),
-        Middleware(LimitRequestSize, max_bytes=config.max_request),
+        Middleware(RequestLimits, config=config),
     ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.kg = ctx

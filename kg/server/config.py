@@ -16,6 +16,9 @@ class ServeConfig:
     # behind long ones (the OS shares the cores between them, as a threaded server would)
     workers: int = max(4, 4 * (os.cpu_count() or 1))
     max_request: int = 1 << 20  # bytes of request body (and of query string)
+    read_timeout: float = 10.0  # seconds for a request's headers, and then for its body
+    max_connections: int = 512  # open connections; the one over gets 503 and is closed
+    receive_budget: int = 64 << 20  # bytes of headers (and of bodies) being received, all clients
     worker_memory: int | None = 2048  # MB of address space per worker; None: no cap
     dump_timeout: float = 600.0  # seconds to write one full dump
     dumps: Path | None = None  # where dump files are cached (default: beside the store)

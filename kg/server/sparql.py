@@ -211,6 +211,8 @@ def execute(
         raise JobError(403, UPDATE_REFUSED)
     if seen.service:
         raise JobError(400, SERVICE_REFUSED)
+    if seen.unreadable:
+        raise JobError(400, f"syntax error: {seen.unreadable}")
     try:
         results = query_dataset(
             db,

@@ -38,8 +38,14 @@ class JobError(Exception):
         self.message = message
 
 
+# "off" runs workers on the host's network: for tests that the SERVICE guard holds alone
+ISOLATION_ENV = "KG_SERVE_NETWORK_ISOLATION"
+
+
 def isolate_network() -> bool:
     """Move this process into a new, empty network namespace; False where not permitted."""
+    if os.environ.get(ISOLATION_ENV) == "off":
+        return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
