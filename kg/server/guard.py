@@ -27,6 +27,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+UPDATE_REFUSED = "SPARQL Update is not accepted: this endpoint is read-only"
+SERVICE_REFUSED = "SERVICE is not allowed: this endpoint makes no requests to other hosts"
+
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 # strings, IRIs and comments: the parts of a query where a keyword is not a keyword
 _OPAQUE = re.compile(
