@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pyoxigraph as ox
 
@@ -25,28 +26,7 @@ from kg.build.phases import Phases
 from kg.errors import QueryError, QueryFailed, QuerySyntaxError, StoreError
 from kg.rdf import formats
 from kg.rdf.namespaces import DEFAULT_BASE, LJ
-
-PREFIXES = {
-    "lj": str(LJ),
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "dcterms": "http://purl.org/dc/terms/",
-    "prov": "http://www.w3.org/ns/prov#",
-    "foaf": "http://xmlns.com/foaf/0.1/",
-    "crm": "http://www.cidoc-crm.org/cidoc-crm/",
-}
-
-
-def data_prefixes(base: str) -> dict[str, str]:
-    """Prefixes for data IRIs under a base (ljd: for text units, one per vocabulary)."""
-    out = {"ljd": base}
-    for name in ("rite", "person", "role", "object", "place", "action", "work", "graph", "source"):
-        out[name] = f"{base}{name}/"
-    return out
-
+from kg.rdf.prefixes import PREFIXES, data_prefixes
 
 # the registry's formats as Oxigraph's
 OX_RESULTS = {
@@ -286,27 +266,37 @@ def is_graph(results: object) -> bool:
     return isinstance(results, ox.QueryTriples)
 
 
-def rows(results: ox.QuerySolutions) -> tuple[list[str], Iterator[list[object | None]]]:
+def rows(results: ox.QuerySolutions) -> tuple[list[str], Iterator[list[Cell | None]]]:
     """Variable names and rows of plain values: (kind, value, lang-or-datatype) per cell."""
     names = [v.value for v in results.variables]
 
-    def it() -> Iterator[list[object | None]]:
+    def it() -> Iterator[list[Cell | None]]:
         for sol in results:
             yield [_cell(sol[n]) for n in names]
 
     return names, it()
 
 
-def _cell(t: object) -> tuple[str, str, str | None] | None:
+class Cell(NamedTuple):
+    """One value of a result row, free of pyoxigraph. kind (str): iri, bnode, literal or
+    other. value (str): the IRI, label or lexical form. tag (str | None): a literal's
+    language, else its datatype IRI."""
+
+    kind: str
+    value: str
+    tag: str | None = None
+
+
+def _cell(t: object) -> Cell | None:
     if t is None:
         return None
     if isinstance(t, ox.NamedNode):
-        return ("iri", t.value, None)
+        return Cell("iri", t.value)
     if isinstance(t, ox.BlankNode):
-        return ("bnode", t.value, None)
+        return Cell("bnode", t.value)
     if isinstance(t, ox.Literal):
-        return ("literal", t.value, t.language or t.datatype.value)
-    return ("other", str(t), None)
+        return Cell("literal", t.value, t.language or t.datatype.value)
+    return Cell("other", str(t))
 
 
 def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:

@@ -13,15 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kg.store import (
-    PREFIXES,
-    data_prefixes,
-    is_boolean,
-    is_graph,
-    rows,
-    serialize_results,
-    store_base,
-)
+from kg.rdf.prefixes import PREFIXES, data_prefixes
+from kg.store import is_boolean, is_graph, rows, serialize_results, store_base
 
 if TYPE_CHECKING:  # kg.build pulls in spaCy: `kg query` should not wait for it
     from kg.build.run import BuildReport

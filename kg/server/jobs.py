@@ -13,19 +13,12 @@ from collections.abc import Callable
 from typing import Any
 
 from kg.errors import QueryError
+from kg.rdf.prefixes import PREFIXES, data_prefixes
 from kg.server import describe
 from kg.server.errors import HttpError
 from kg.server.formats import GRAPH_TYPES, RESULT_TYPES
 from kg.server.guard import SERVICE_REFUSED, UPDATE_REFUSED, inspect_query
-from kg.store import (
-    PREFIXES,
-    data_prefixes,
-    dump_to,
-    is_graph,
-    query_dataset,
-    serialize_capped,
-    store_base,
-)
+from kg.store import dump_to, is_graph, query_dataset, serialize_capped, store_base
 
 
 def execute(

@@ -18,6 +18,7 @@ from starlette.templating import Jinja2Templates
 from kg.queries import list_queries, with_values
 from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import DEFAULT_BASE
+from kg.rdf.prefixes import PREFIXES, curie, data_prefixes
 from kg.resources import ontology_dir, project_root
 from kg.server.errors import HttpError
 from kg.server.formats import (
@@ -30,7 +31,6 @@ from kg.server.formats import (
     negotiate,
 )
 from kg.server.void import ONTOLOGY, void_description
-from kg.store import PREFIXES, data_prefixes
 from kg.text.normalize import normalize
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -46,9 +46,7 @@ class Linker:
     def __init__(self, request: Request, base: str) -> None:
         self.root = request.scope.get("root_path", "")
         self.base = base
-        self.prefixes = sorted(
-            {**PREFIXES, **data_prefixes(base)}.items(), key=lambda kv: -len(kv[1])
-        )
+        self.prefixes = {**PREFIXES, **data_prefixes(base)}
 
     def href(self, iri: str) -> str | None:
         if iri.startswith(self.base):
@@ -60,10 +58,7 @@ class Linker:
         return None  # never a javascript: or data: link from the data
 
     def curie(self, iri: str) -> str:
-        for name, ns in self.prefixes:
-            if iri.startswith(ns) and len(iri) > len(ns):
-                return f"{name}:{iri[len(ns) :]}"
-        return iri
+        return curie(iri, self.prefixes, bare=False)
 
 
 def error_page(request: Request, status: int, message: str) -> Response:

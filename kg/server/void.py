@@ -11,8 +11,8 @@ from starlette.requests import Request
 
 from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import ONTOLOGY
+from kg.rdf.prefixes import PREFIXES
 from kg.server.formats import DUMPS
-from kg.store import PREFIXES
 
 VOID = Namespace("http://rdfs.org/ns/void#")
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
