@@ -110,10 +110,10 @@ def print_results(store: object, results: object, fmt: str) -> None:
         for cell in row:
             if cell is None:
                 cells.append("")
-            elif cell[0] == "iri":
-                cells.append(_compact(cell[1], prefixes))
+            elif cell.kind == "iri":
+                cells.append(_compact(cell.value, prefixes))
             else:
-                cells.append(cell[1])
+                cells.append(cell.value)
         table.add_row(*cells)
     Console(soft_wrap=False).print(table)
     click.echo(f"{n} row{'s' if n != 1 else ''}", err=True)
