@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg.nlp.commentary_rules import _alternation, load_rules
+from kg.nlp.commentary_rules import load_rules
 from kg.nlp.voices import Voice
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
 
 
@@ -34,8 +35,8 @@ class Citation:
 @lru_cache(maxsize=1)
 def _citing_re() -> re.Pattern[str]:
     rules = load_rules()
-    verbs = _alternation(rules.section("citations")["verbs"])
-    return re.compile(f"(?P<work>{_alternation(rules.works)})(?P<verb>{verbs})")
+    verbs = alternation(rules.section("citations")["verbs"])
+    return re.compile(f"(?P<work>{alternation(rules.works)})(?P<verb>{verbs})")
 
 
 def find_citations(text: str, voices: list[Voice]) -> list[Citation]:

@@ -16,15 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.nlp.wordlists import alternation
 from kg.text.vocab import load_concepts
 
 PATTERNS = Path(__file__).parent / "patterns"
 AUTHOR = "caidejin"
 ANONYMOUS = "anonymous"
-
-
-def _alternation(words: list[str] | set[str]) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
 
 
 @dataclass(frozen=True)
@@ -71,12 +68,12 @@ def load_rules(path: Path | None = None) -> Rules:
             works[form] = c.slug
     v = data["voices"]
     not_names = v["not_names"]
-    quote_re = re.compile(f"(?:{_alternation(names)})曰")
+    quote_re = re.compile(f"(?:{alternation(names)})曰")
     authors = data["reports"]["work_authors"]
     via_work = {f for f, slug in works.items() if slug in authors and len(f) >= 2}
-    verbs = _alternation(data["reports"]["verbs"])
+    verbs = alternation(data["reports"]["verbs"])
     report_re = re.compile(
-        f"(?P<name>{_alternation(names)})(?P<verb>{verbs})|(?P<work>{_alternation(via_work)})"
+        f"(?P<name>{alternation(names)})(?P<verb>{verbs})|(?P<work>{alternation(via_work)})"
     )
     u = data["unknown"]
     banned = re.escape(u["not_in_name"])
@@ -93,9 +90,9 @@ def load_rules(path: Path | None = None) -> Rules:
         quote_re=quote_re,
         report_re=report_re,
         unknown_re=unknown_re,
-        note_re=re.compile(_alternation(v["note"])),
-        resume_re=re.compile(_alternation(v["author_resumes"])),
-        anon_re=re.compile(_alternation(v["anonymous"])),
+        note_re=re.compile(alternation(v["note"])),
+        resume_re=re.compile(alternation(v["author_resumes"])),
+        anon_re=re.compile(alternation(v["anonymous"])),
         separators=v["separators"],
         finals=v["finals"],
     )

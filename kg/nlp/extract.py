@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from kg.nlp.acts import Item, markers
+from kg.nlp.act_grammar import Item, markers
 from kg.nlp.lexicon import load_lexicon, rule_allows
 from kg.nlp.pipeline import build_nlp
 from kg.text.normalize import normalize

@@ -60,8 +60,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import load_rules
+from kg.nlp.lexicon import load_lexicon
 from kg.nlp.voices import Voice, split_voices
 from kg.text.normalize import normalize
+from kg.text.vocab import load_concepts
 
 _CJK = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]+$")
 
@@ -89,8 +91,6 @@ class Gloss:
 
 @lru_cache(maxsize=1)
 def _lexicon_forms() -> frozenset[str]:
-    from kg.nlp.lexicon import load_lexicon
-    from kg.text.vocab import load_concepts
 
     forms = set(load_lexicon().entries)
     for c in load_concepts("actions.ttl").values():
@@ -100,14 +100,12 @@ def _lexicon_forms() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _action_forms() -> frozenset[str]:
-    from kg.text.vocab import load_concepts
 
     return frozenset(f for c in load_concepts("actions.ttl").values() for f in c.forms)
 
 
 @lru_cache(maxsize=4)
 def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
-    from kg.nlp.lexicon import load_lexicon
 
     return {
         form: True
@@ -118,7 +116,6 @@ def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
 
 @lru_cache(maxsize=1)
 def _form_types() -> dict[str, frozenset[str]]:
-    from kg.nlp.lexicon import load_lexicon
 
     return {f: frozenset(e.type for e in es) for f, es in load_lexicon().entries.items()}
 

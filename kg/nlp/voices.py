@@ -32,6 +32,8 @@ from functools import lru_cache
 from pypinyin import lazy_pinyin
 
 from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, load_rules
+from kg.nlp.lexicon import load_lexicon
+from kg.nlp.phrases import view_end
 from kg.text.normalize import normalize
 
 __all__ = ["ANONYMOUS", "AUTHOR", "Voice", "person_slug", "split_voices", "step_labels"]
@@ -74,7 +76,6 @@ def person_slug(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _lexicon_forms() -> frozenset[str]:
-    from kg.nlp.lexicon import load_lexicon
 
     return frozenset(load_lexicon().entries)
 
@@ -154,48 +155,11 @@ def _part(norm: str, start: int, end: int, rules: Rules) -> Iterator[Voice]:
             yield Voice(pos, c.start, AUTHOR, "author")
         stop = cuts[i + 1].start if i + 1 < len(cuts) else end
         if c.short:
-            stop = _view_end(norm, c.marker_end, stop, rules)[0]
+            stop = view_end(norm, c.marker_end, stop, rules)[0]
         yield Voice(c.start, stop, c.speaker, c.kind, (c.start, c.marker_end), name=c.name)
         pos = stop
     if pos < end:
         yield Voice(pos, end, AUTHOR, "author")
-
-
-def _view_end(
-    norm: str, body: int, limit: int, rules: Rules, verdict: bool = False
-) -> tuple[int, int]:
-    """Where a reported or anonymous view ends: ``(end of the view, end of the voice)``.
-
-    The view ends after its first full clause (two characters at least), before 然
-    "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
-    view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
-    the author speaking again."""
-    from kg.nlp.judgements import judgement_prefix
-
-    v = rules.section("voices")
-    end = limit
-    for i in range(body + 2, limit):
-        if judgement_prefix(norm, i, limit):
-            end = i
-            break
-        ch = norm[i]
-        if ch in rules.finals:
-            end = i + 1
-            break
-        if any(norm.startswith(w, i) for w in v["view_ends"]) and not any(
-            norm.startswith(w, i) for w in v["view_ends_unless"]
-        ):
-            end = i
-            break
-    if not verdict:
-        return end, end
-    j = judgement_prefix(norm, end, limit)
-    if not j:
-        return end, end
-    stop = j[1]
-    if stop < limit and norm[stop] in rules.finals and norm[stop - 1] not in rules.finals:
-        stop += 1
-    return end, stop
 
 
 def summary_at(norm: str, start: int, end: int, rules: Rules | None = None) -> re.Match | None:
@@ -262,10 +226,10 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
         for slug, a, b in find_reports(norm, v.body_start, v.end, rules):
             if a < pos:
                 continue
-            view_end, stop = _view_end(norm, b, v.end, rules, verdict=True)
+            view_stop, stop = view_end(norm, b, v.end, rules, verdict=True)
             if a > pos:
                 out.append(Voice(pos, a, AUTHOR, kind, cur_marker))
-            out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_end)))
+            out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_stop)))
             pos, cur_marker, kind = stop, None, "author"
         if pos < v.end:
             out.append(Voice(pos, v.end, AUTHOR, kind, cur_marker))
