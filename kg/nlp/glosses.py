@@ -126,12 +126,12 @@ class _Reader:
     def __init__(self, norm: str, passage: str) -> None:
         self.norm = norm
         self.passage = passage
-        g = load_rules().section("glosses")
+        g = load_rules().patterns.glosses
         self.cfg = g
         self.finals = load_rules().finals
         self.lexicon = _lexicon_forms()
-        self.not_terms = set(g["not_terms"])
-        self.objects = _typed_forms(tuple(g["classifier_types"]))
+        self.not_terms = set(g.not_terms)
+        self.objects = _typed_forms(tuple(g.classifier_types))
         self.actions = _action_forms()
         self.types = _form_types()
 
@@ -139,11 +139,11 @@ class _Reader:
 
     def is_term(self, a: int, b: int) -> bool:
         t = self.norm[a:b]
-        if not (1 <= len(t) <= self.cfg["max_term"]) or not _CJK.match(t):
+        if not (1 <= len(t) <= self.cfg.max_term) or not _CJK.match(t):
             return False
-        if t in self.not_terms or t[0] in self.cfg["not_term_start"]:
+        if t in self.not_terms or t[0] in self.cfg.not_term_start:
             return False
-        if t[-1] in self.cfg["not_term_end"]:
+        if t[-1] in self.cfg.not_term_end:
             return False
         if self.passage:
             return t in self.passage
@@ -154,7 +154,7 @@ class _Reader:
         else the longest word ending there."""
         if self.is_term(cs, k):
             return cs, k
-        for n in range(min(self.cfg["max_term"], k - cs), 0, -1):
+        for n in range(min(self.cfg.max_term, k - cs), 0, -1):
             if self.is_term(k - n, k):
                 return k - n, k
         return None
@@ -163,7 +163,7 @@ class _Reader:
         self, cs: int, limit: int, longest: int | None = None
     ) -> tuple[int, int] | None:
         """The longest word opening the clause, leaving at least one character after it."""
-        for n in range(min(longest or self.cfg["max_term"], limit - cs - 1), 0, -1):
+        for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1):
             if self.is_term(cs, cs + n):
                 return cs, cs + n
         return None
@@ -185,18 +185,18 @@ class _Reader:
 
     def definition_ok(self, a: int, b: int, bare: bool = False, term: str = "") -> bool:
         d = self.norm[a:b]
-        limit = self.cfg["max_definition_bare" if bare else "max_definition"]
+        limit = self.cfg.max_definition_bare if bare else self.cfg.max_definition
         if not (1 <= len(d) <= limit) or not _CJK.match(d):
             return False
-        if any(w in d for w in self.cfg["not_in_definition"]):
+        if any(w in d for w in self.cfg.not_in_definition):
             return False
-        if d[-1] in self.cfg["not_definition_final"]:
+        if d[-1] in self.cfg.not_definition_final:
             return False
         framed = any(
             d.startswith(x) and d.endswith(y) and len(d) > len(x) + len(y)
-            for x, y in self.cfg["definition_frames"]
+            for x, y in self.cfg.definition_frames
         )
-        for w in self.cfg["not_in_definition_clause"]:
+        for w in self.cfg.not_in_definition_clause:
             i = d.find(w)
             if i >= 0 and not (framed and i == 0) and len(d) - i - len(w) >= 2:
                 return False  # 故 / 盖 / 所以 opening a clause
@@ -208,14 +208,14 @@ class _Reader:
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
         if framed or self.expansion(term, d):
             return True
-        return not any(d.startswith(w) for w in self.cfg["not_definition_start"])
+        return not any(d.startswith(w) for w in self.cfg.not_definition_start)
 
     def expansion(self, term: str, d: str) -> bool:
         """Does the definition restate the term (反位 → 反中西南东面之位)?"""
         return (
-            len(term) >= self.cfg["expansion_min_term"]
+            len(term) >= self.cfg.expansion_min_term
             and d != term
-            and d[0] not in self.cfg["expansion_not_start"]
+            and d[0] not in self.cfg.expansion_not_start
             and (
                 (d[0] == term[0] and term[0] not in self.not_terms)
                 or (d[-1] == term[-1] and term[-1] not in self.not_terms)
@@ -263,12 +263,12 @@ class _Reader:
         """``A B器`` / ``A B属`` / ``A B名`` inside a clause: the shortest definition ending
         in a classifier with a word of the passage right before it."""
         n = self.norm
-        for cls in self.cfg["classifiers"]:
+        for cls in self.cfg.classifiers:
             for m in re.finditer(re.escape(cls), n[cs:ce]):
                 end = cs + m.end()
                 if end < ce and n[end] in "之者":
                     continue
-                whole = cls in self.cfg["whole_classifiers"]  # 洗器名
+                whole = cls in self.cfg.whole_classifiers  # 洗器名
                 for size in range(len(cls) + (0 if whole else 1), len(cls) + 3):
                     d0 = end - size
                     t = self.term_before(max(cs, d0 - 4), d0) if d0 > cs else None
@@ -319,7 +319,7 @@ class _Reader:
         """Where a definition starting at d0 stops: before 犹 "like" or 亦 "also"
         (握手把处|犹肤也, 不达于理|亦谦也), or before a cited work (…|易曰)."""
         n = self.norm
-        for w in self.cfg["definition_stops"] if stops is None else stops:
+        for w in self.cfg.definition_stops if stops is None else stops:
             k = n.find(w, d0 + 1, d1)
             d1 = k if k > 0 else d1
         rules = load_rules()
@@ -339,7 +339,7 @@ class _Reader:
         """The clause [cs, e) cut into two or more "A B" glosses, or what ends in a nominal
         ending (疑立立不安貌|…); ``then``: the term of a marked gloss that follows at e.
         Only one way to cut it may fit, else nothing (precision first)."""
-        if not self.passage or e - cs > self.cfg["max_run"]:
+        if not self.passage or e - cs > self.cfg.max_run:
             return []
         whole = next(self.bare(cs, e), None)
         if not then and whole and whole.definition[-1] == whole.term[-1] != whole.term[0]:
@@ -366,22 +366,22 @@ class _Reader:
             depth and (g := next(self.bare(s, e, whole=True), None)) and self.nominal(g.definition)
         ):
             out.append([(g, False)])
-        lo = t[1] + self.cfg["min_inner_definition"]
+        lo = t[1] + self.cfg.min_inner_definition
         for p in range(lo, e - 1):
             if not self.inner_ok(t, p, term):
                 continue
             nxt = self.term_at_start(p, e)
             d = self.norm[t[1] : p]
             ending = (
-                any(d.endswith(w) for w in self.cfg["endings"])
-                or any(self.norm.startswith(w, p) for w in self.cfg["openers"])
-                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
+                any(d.endswith(w) for w in self.cfg.endings)
+                or any(self.norm.startswith(w, p) for w in self.cfg.openers)
+                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
             )
             ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
             ending = ending and (
-                self.norm[p] not in self.cfg["not_in_inner_definition"]
+                self.norm[p] not in self.cfg.not_in_inner_definition
                 or (  # 宾主人之僚友|既筮…, but not 宰家臣之长|舅既答拜: 舅 opens it
-                    any(self.norm.startswith(w, p) for w in self.cfg["openers"])
+                    any(self.norm.startswith(w, p) for w in self.cfg.openers)
                     and not self.named_word(p - 1)
                 )
             )
@@ -396,20 +396,20 @@ class _Reader:
     def inner_ok(self, t: tuple[int, int], p: int, term: str) -> bool:
         """A definition with no 也 after it: long enough, not cut after a particle."""
         d = self.norm[t[1] : p]
-        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
-        if (any(c in self.cfg["not_in_inner_definition"] for c in d) and not framed) or (
+        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+        if (any(c in self.cfg.not_in_inner_definition for c in d) and not framed) or (
             d in self.passage
         ):
             return False  # 宾北面|拜者…: the passage's own words go on
         acts = [d[i : i + w] for w in (1, 2) for i in range(len(d))]
-        named = "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+        named = "之" in d or any(d.endswith(w) for w in self.cfg.endings)
         if any(
             a in self.actions and a not in term and (a in self.passage or not named) for a in acts
         ):
             return False  # 三耦|递取矢司射反, 宾|还西序东向: acts go on, no noun defining
         return (
-            len(d) >= self.cfg["min_inner_definition"]
-            and d[-1] not in self.cfg["not_definition_end"]
+            len(d) >= self.cfg.min_inner_definition
+            and d[-1] not in self.cfg.not_definition_end
             and self.nominal(d)
             and self.definition_ok(t[1], p, bare=True, term=term)
         )
@@ -417,7 +417,7 @@ class _Reader:
     def named(self, d: str) -> bool:
         """Does a definition read as a name (虞|丧祭名, not 请|道已道路所当由)? It ends in a
         nominal ending or has 之."""
-        return "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+        return "之" in d or any(d.endswith(w) for w in self.cfg.endings)
 
     def nominal(self, d: str) -> bool:
         """Does a definition in a run read as a noun phrase defining, not as the passage's
@@ -425,7 +425,7 @@ class _Reader:
         nothing the passage names (鸿|大雁长颈)."""
         words = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
         return (
-            any(d.endswith(w) for w in self.cfg["endings"])
+            any(d.endswith(w) for w in self.cfg.endings)
             or "之" in d
             or not any(w in self.passage and w in self.lexicon for w in words)
         )
@@ -440,7 +440,7 @@ class _Reader:
         d = n[cs:be]
         if n[be] != "也" or prev.def_end != cs - 1:
             return []
-        if not any(d.endswith(w) for w in self.cfg["second_definition_endings"]):
+        if not any(d.endswith(w) for w in self.cfg.second_definition_endings):
             return []
         if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
             return []
@@ -453,21 +453,21 @@ class _Reader:
         taken (see ``tail_*`` in commentary.toml)."""
         n = self.norm
         c = self.cfg
-        if not self.passage or n[ce - 1] not in c["tail_finals"]:
+        if not self.passage or n[ce - 1] not in c.tail_finals:
             return []
         be = ce - 1
         best: list[tuple[int, Gloss]] = []
-        for dl in range(1, c["tail_max_definition"] + 1):
-            for tl in range(1, c["max_term"] + 1):
+        for dl in range(1, c.tail_max_definition + 1):
+            for tl in range(1, c.max_term + 1):
                 k = be - dl - tl
-                if k - cs < c["tail_min_before"]:
+                if k - cs < c.tail_min_before:
                     continue
                 score = self.tail_score(cs, k, k + tl, be)
                 if score is not None:
                     best.append((score, self._g((k, k + tl), (k + tl, be), "A B也")))
         top = max((s for s, _ in best), default=-1)
         good = [g for s, g in best if s == top]
-        if top < c["tail_min_score"] or len(good) != 1:
+        if top < c.tail_min_score or len(good) != 1:
             return []  # no cut sure enough, or two as good: no gloss
         return good
 
@@ -479,15 +479,15 @@ class _Reader:
         term, d = n[k:j], n[j:be]
         if not self.is_term(k, j) or not _CJK.match(d):
             return None
-        if term in c["not_definition_start"] or any(
-            e in c["tail_not_term_types"] for e in self.types.get(term, ())
+        if term in c.not_definition_start or any(
+            e in c.tail_not_term_types for e in self.types.get(term, ())
         ):
             return None  # 拜敬也, 舅尊也: an act or a person, and what is said of it
         expansion = self.expansion(term, d)
         if len(term) > 1 and (len(d) == 1 or not (expansion and d[-1] == term[-1])):
             return None  # 不拜礼简也, 祭荐祭脯也: a longer term is restated, its head kept
             # (乘矢四矢也); a one-character definition needs a one-character term
-        if n[k - 1] in c["tail_not_before"] or any(
+        if n[k - 1] in c.tail_not_before or any(
             n[a:j] in self.passage for a in range(max(cs, k - 3), k)
         ):
             return None  # the term is cut out of a longer phrase of the passage (…之|X)
@@ -495,7 +495,7 @@ class _Reader:
             return None
         if d in self.passage or d in self.not_terms or d[0] in self.not_terms:
             return None
-        if any(ch in c["not_in_inner_definition"] for ch in d) or d[-1] in c["not_definition_end"]:
+        if any(ch in c.not_in_inner_definition for ch in d) or d[-1] in c.not_definition_end:
             return None
         if not self.definition_ok(j, be, bare=True, term=term):
             return None
@@ -507,14 +507,14 @@ class _Reader:
             return None  # 车尚安舒也 …: an act, not a word
         # the term stated nowhere else in the block, but perhaps just used in the clause,
         # not right before it (挟矢指间|挟夹也, but 祭祭酒也, 献工献太师也)
-        lo, hi = c["tail_repeat_gap"], c["tail_repeat_window"]
+        lo, hi = c.tail_repeat_gap, c.tail_repeat_window
         just = n.find(term, max(cs, k - hi), k - lo - len(term) + 1) if len(d) == 1 else -1
         elsewhere = n.count(term) - 1 - n.count(term, j, be) - (just >= 0)
         score = 0
         if not elsewhere:
-            score += c["tail_only_here"]
+            score += c.tail_only_here
         if term in self.lexicon:
-            score += c["tail_lexicon"]
+            score += c.tail_lexicon
         return score
 
     def taken_as(self, cs: int, ce: int) -> Iterator[Gloss]:
@@ -544,7 +544,7 @@ class _Reader:
         if not t or self.truncated(t):
             return
         term = n[t[0] : t[1]]
-        body_end = self.stop(t[1], body_end, self.cfg["bare_definition_stops"])
+        body_end = self.stop(t[1], body_end, self.cfg.bare_definition_stops)
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
@@ -552,7 +552,7 @@ class _Reader:
             return
         if n[t[1]] == "者":  # A者B也
             d = n[t[1] + 1 : body_end]
-            banned = self.cfg["not_definition_start_zhe"]
+            banned = self.cfg.not_definition_start_zhe
             if self.definition_ok(t[1] + 1, body_end, term=term) and (
                 self.expansion(term, d) or not any(map(d.startswith, banned))
             ):
@@ -578,7 +578,7 @@ class _Reader:
                     yield self._g(t, (kend, body_end), f"A{word}B也")
             elif word == "即":
                 yield from self._ji(cs, k, kend, body_end, closed)
-            elif word == "谓" and n[k - 1 : k] not in self.cfg["not_before_wei"]:
+            elif word == "谓" and n[k - 1 : k] not in self.cfg.not_before_wei:
                 t = self.term_before(cs, k)
                 if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
                     continue
@@ -617,12 +617,12 @@ class _Reader:
     def _ji(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         nxt = n[kend : kend + 1]
-        if not nxt or nxt in self.cfg["ji_verbs"] or (self.passage and "即" + nxt in self.passage):
+        if not nxt or nxt in self.cfg.ji_verbs or (self.passage and "即" + nxt in self.passage):
             return
         t = self.term_before(cs, k)
         if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
             return
-        if any(c in n[cs:k] for c in self.cfg["ji_as_then"]):  # 若无玄裳即用黄裳: "then"
+        if any(c in n[cs:k] for c in self.cfg.ji_as_then):  # 若无玄裳即用黄裳: "then"
             return
         if closed and n[body_end - 1] != "之" and self.definition_ok(kend, body_end):
             yield self._g(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
@@ -634,12 +634,12 @@ class _Reader:
         the next one when their last characters match or are opposites (辞/辞, 上/下): the
         words before it are the topic (辞有三|一辞, 服|上)."""
         n = self.norm
-        m = n.find("曰", after, min(limit, after + self.cfg["parallel_max"] + 1))
+        m = n.find("曰", after, min(limit, after + self.cfg.parallel_max + 1))
         nxt = n[after:m] if m > after else ""
         if not nxt or len(nxt) >= k - d0 or any(c in self.finals for c in nxt):
             return d0
         mine = n[k - len(nxt) : k]
-        pairs = {a + b for a, b in self.cfg["parallel_pairs"]}
+        pairs = {a + b for a, b in self.cfg.parallel_pairs}
         if mine[-1] == nxt[-1] or mine[-1] + nxt[-1] in pairs or nxt[-1] + mine[-1] in pairs:
             return k - len(nxt)
         return d0
@@ -647,7 +647,7 @@ class _Reader:
     def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
         """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
         n = self.norm
-        if k == cs or n[k - 1] in self.cfg["not_before_naming"]:
+        if k == cs or n[k - 1] in self.cfg.not_before_naming:
             return
         t = self.term_after(kend, body_end)
         if not t:
@@ -656,7 +656,7 @@ class _Reader:
         # word after an earlier 曰 / 云 in the clause (尔雅曰笙小者谓之和, 一辞曰礼再辞曰固)
         d0 = cs
         for i in range(k - 2, cs - 1, -1):
-            if n[i] in self.cfg["named_definition_after"]:  # 诸侯则|去玄黄曰三正
+            if n[i] in self.cfg.named_definition_after:  # 诸侯则|去玄黄曰三正
                 d0 = i + 1
                 break
             if n[i] == n[i + 1]:
@@ -678,7 +678,7 @@ class _Reader:
             if (
                 len(d) >= 2
                 and d[0] not in self.not_terms
-                and not any(c in self.cfg["not_in_inner_definition"] for c in d)
+                and not any(c in self.cfg.not_in_inner_definition for c in d)
                 and not any(a in self.actions for a in acts)
             ):
                 d0 = i + 1
@@ -688,7 +688,7 @@ class _Reader:
         if self.definition_ok(d0, k) and k - d0 <= 6:
             pattern = {"曰": "B曰A", "谓之": "B谓之A", "之谓": "B之谓A"}[word]
             yield self._g(t, (d0, k), pattern)
-            for w in self.cfg["also_named"]:  # 八尺曰仞亦曰寻
+            for w in self.cfg.also_named:  # 八尺曰仞亦曰寻
                 if n.startswith(w, t[1]) and (t2 := self.term_after(t[1] + len(w), body_end)):
                     yield self._g(t2, (d0, k), pattern)
 

@@ -51,7 +51,7 @@ class Judgement:
 @lru_cache(maxsize=1)
 def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
     rules = load_rules()
-    short = dict(rules.section("judgements")["short_names"])
+    short = dict(rules.patterns.judgements.short_names)
     names = {**{n + "说": s for n, s in rules.names.items()}, **short}
     pairs, weak, _ = judgement_phrases()
     strong = [w for w, _ in pairs if w not in weak]

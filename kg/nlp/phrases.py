@@ -17,10 +17,10 @@ from kg.nlp.commentary_rules import Rules, load_rules
 
 @lru_cache(maxsize=1)
 def judgement_phrases() -> tuple[list[tuple[str, str]], set[str], str]:
-    j = load_rules().section("judgements")
-    pairs = [(w, "disputes") for w in j["disputes"]] + [(w, "endorses") for w in j["endorses"]]
+    j = load_rules().patterns.judgements
+    pairs = [(w, "disputes") for w in j.disputes] + [(w, "endorses") for w in j.endorses]
     pairs.sort(key=lambda p: len(p[0]), reverse=True)
-    return pairs, set(j["weak"]), j["not_before_dispute"]
+    return pairs, set(j.weak), j.not_before_dispute
 
 
 def phrase_allowed(norm: str, start: int, word: str, stance: str) -> bool:
@@ -50,7 +50,7 @@ def judgement_suffix(norm: str, start: int, end: int) -> tuple[int, int, str, st
 def judgement_prefix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
     """A judgement phrase opening ``norm[start:end]`` (after 此说 / 其说 / 斯言)."""
     pairs, _, _ = judgement_phrases()
-    for lead in (*load_rules().section("judgements")["leads"], ""):
+    for lead in (*load_rules().patterns.judgements.leads, ""):
         if not norm.startswith(lead, start):
             continue
         a = start + len(lead)
@@ -73,7 +73,7 @@ def view_end(
     "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
     view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
     the author speaking again."""
-    v = rules.section("voices")
+    v = rules.patterns.voices
     end = limit
     for i in range(body + 2, limit):
         if judgement_prefix(norm, i, limit):
@@ -83,8 +83,8 @@ def view_end(
         if ch in rules.finals:
             end = i + 1
             break
-        if any(norm.startswith(w, i) for w in v["view_ends"]) and not any(
-            norm.startswith(w, i) for w in v["view_ends_unless"]
+        if any(norm.startswith(w, i) for w in v.view_ends) and not any(
+            norm.startswith(w, i) for w in v.view_ends_unless
         ):
             end = i
             break

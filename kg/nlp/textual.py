@@ -33,10 +33,7 @@ class ReadingNote:
 
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[str, re.Pattern[str], bool]]:
-    return [
-        (p["kind"], re.compile(p["regex"]), bool(p.get("aligned", False)))
-        for p in load_rules().data["textual"]
-    ]
+    return [(p.kind, re.compile(p.regex), p.aligned) for p in load_rules().patterns.textual]
 
 
 def find_readings(text: str, start: int = 0, end: int | None = None, passage: str = ""):

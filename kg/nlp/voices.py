@@ -104,7 +104,7 @@ def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str = "按�
 
 
 def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
-    v = rules.section("voices")
+    v = rules.patterns.voices
     cuts: list[_Cut] = []
     for m in rules.quote_re.finditer(norm, start, end):
         cuts.append(_Cut(m.start(), m.end(), rules.names[m.group()[:-1]], "quote"))
@@ -128,11 +128,9 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
             cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
     for m in rules.resume_re.finditer(norm, start, end):
         cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
-    anywhere = set(v["anonymous_anywhere"])
+    anywhere = set(v.anonymous_anywhere)
     for m in rules.anon_re.finditer(norm, start, end):
-        if m.group() in anywhere or _at_boundary(
-            norm, m.start(), start, rules, v["anonymous_after"]
-        ):
+        if m.group() in anywhere or _at_boundary(norm, m.start(), start, rules, v.anonymous_after):
             cuts.append(_Cut(m.start(), m.end(), ANONYMOUS, "anonymous", short=True))
     # one cut per start: the one with the longest marker; none inside another's marker
     cuts.sort(key=lambda c: (c.start, -c.marker_end))
@@ -165,11 +163,11 @@ def _part(norm: str, start: int, end: int, rules: Rules) -> Iterator[Voice]:
 def summary_at(norm: str, start: int, end: int, rules: Rules | None = None) -> re.Match | None:
     """A 此X也 summary ending exactly at ``end`` (X a step label, not a remark)."""
     rules = rules or load_rules()
-    s = rules.section("summary")
-    banned = re.escape(s["not_in_label"])
-    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}})也")
+    s = rules.patterns.summary
+    banned = re.escape(s.not_in_label)
+    pat = re.compile(f"此([^{banned}\\W]{{{s.min},{s.max}}})也")
     for m in pat.finditer(norm, start, end):
-        opens = m.start() == start or norm[m.start() - 1] not in s["not_after"]
+        opens = m.start() == start or norm[m.start() - 1] not in s.not_after
         if m.end() == end and opens and m.group(1).count("之") < 2:
             return m
     return None
@@ -203,7 +201,7 @@ def find_reports(norm: str, start: int, end: int, rules: Rules | None = None):
     """``(slug, marker_start, marker_end)`` of every reported view between start and end:
     a name with a reporting verb (敖君善谓), or a work that stands for its author (郑注)."""
     rules = rules or load_rules()
-    authors = rules.section("reports")["work_authors"]
+    authors = rules.patterns.reports.work_authors
     for m in rules.report_re.finditer(norm, start, end):
         if m.group("name"):
             yield rules.names[m.group("name")], m.start(), m.end()
@@ -246,9 +244,9 @@ def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int
     """
     norm = normalize(text)
     rules = load_rules()
-    s = rules.section("summary")
-    banned = re.escape(s["not_in_label"])
-    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}}?)也")
+    s = rules.patterns.summary
+    banned = re.escape(s.not_in_label)
+    pat = re.compile(f"此([^{banned}\\W]{{{s.min},{s.max}}}?)也")
     out = []
     for i, v in enumerate(voices):
         if v.kind not in ("author", "note"):
