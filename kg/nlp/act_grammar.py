@@ -8,11 +8,12 @@ Shared by the extractor (kg/nlp/extract.py), which builds the items, and the act
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from kg.nlp.lexicon import PATTERNS
+from kg.nlp.wordlists import PatternFile
 from kg.text.normalize import normalize
 
 
@@ -41,12 +42,15 @@ class Grammar:
     requests: frozenset[str]  # 请射: the verb after it is asked for
     request_not: frozenset[str]  # 请入告: movements after 请 are acts
     role_patients: frozenset[str]
+    greets_in_turn: frozenset[str]  # 劳侯氏亦…: the role acted on acts next
     replies: frozenset[str]
     inanimate: frozenset[str]
     negations: frozenset[str]
     plural: frozenset[str]
     anonymous: frozenset[str]
     pair: frozenset[str]
+    partner: str  # the role 与其耦 names
+    comparison: frozenset[str]  # 如主人: compared with, not acting
     joiners: frozenset[str]
     adverbs: frozenset[str]
     repeats: tuple[str, ...]
@@ -59,46 +63,76 @@ class Grammar:
     position_after_thing: frozenset[str]  # 在 after a thing: where it stands, not an act
     measure: frozenset[str]  # 以堂深: the place is a measure
     directions: frozenset[str]  # 筵西: a spot beside a thing
+    spot_directions: frozenset[str]  # 尊南, 尸东: a thing or role that only says where
+    spot_ends: frozenset[str]  # 筵末, 序端: always a spot
+    oriented: frozenset[str]  # 楅北括: laid out facing a direction, not a spot
+    genitive: frozenset[str]  # 楅之南
+    near: frozenset[str]  # 进当楅: where one stands, not what one handles
+    max_gap: int  # characters between an act and a thing it still handles
+    instrument: frozenset[str]  # 以柶祭醴: what the act is done with
+    not_an_act_after: frozenset[str]  # 所设: no act
+
+    @property
+    def spot_words(self) -> frozenset[str]:
+        """After a thing not right after its verb: it names a spot (荐东, 筵末)."""
+        return self.spot_directions | self.spot_ends
+
+
+def _longest_first(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted((normalize(f) for f in words), key=len, reverse=True))
 
 
 @lru_cache(maxsize=1)
-def grammar() -> Grammar:
-    d = tomllib.loads((PATTERNS / "acts.toml").read_text(encoding="utf-8"))
+def grammar(path: Path | None = None) -> Grammar:
+    """``patterns/acts.toml`` (or another file) as the reader's grammar, normalized; a missing
+    or mistyped key is a PatternError naming the file."""
+    f = PatternFile(path or PATTERNS / "acts.toml")
 
-    def n(xs: list[str]) -> frozenset[str]:
-        return frozenset(normalize(x) for x in xs)
+    def n(section: str, key: str) -> frozenset[str]:
+        return frozenset(normalize(x) for x in f.words(section, key))
 
-    preps = {normalize(f): role for role, forms in d["prepositions"].items() for f in forms}
+    preps = {normalize(w): role for role, forms in f.table("prepositions").items() for w in forms}
     return Grammar(
         preps=preps,
-        motion_to=n(d["motion"]["to"]),
-        motion_from=n(d["motion"]["from"]),
-        facings=tuple(sorted((normalize(f) for f in d["facing"]["forms"]), key=len, reverse=True)),
-        speech=n(d["speech"]["markers"]),
-        closing=n(d["speech"]["closing_actions"]),
-        commands=n(d["command"]["verbs"]),
-        bare_commands=n(d["command"]["bare"]),
-        requests=n(d["command"]["request"]),
-        request_not=n(d["command"]["request_not"]),
-        role_patients=n(d["role_patients"]["verbs"]),
-        replies=n(d["replies"]["verbs"]),
-        inanimate=n(d["inanimate"]["verbs"]),
-        negations=n(d["negation"]["words"]),
-        plural=n(d["agents"]["plural"]),
-        anonymous=n(d["agents"]["anonymous"]),
-        pair=n(d["agents"]["pair"]),
-        joiners=n(d["agents"]["joiners"]),
-        adverbs=n(d["agents"]["adverbs"]),
-        repeats=tuple(sorted((normalize(f) for f in d["repeat"]["forms"]), key=len, reverse=True)),
-        repeat_prefix=normalize(d["repeat"]["prefix"]),
-        repeat_max=int(d["repeat"]["max_target_chars"]),
-        cond_open=n(d["condition"]["opens"]),
-        cond_close=n(d["condition"]["closes"]),
-        pronouns=n(d["pronoun"]["object"]),
-        align_after_act=n(d["not_a_setting"]["after_act"]),
-        position_after_thing=n(d["not_a_setting"]["after_thing"]),
-        measure=n(d["not_a_setting"]["measure"]),
-        directions=n(d["relative"]["directions"]),
+        motion_to=n("motion", "to"),
+        motion_from=n("motion", "leave"),
+        facings=_longest_first(f.words("facing", "forms")),
+        speech=n("speech", "markers"),
+        closing=n("speech", "closing_actions"),
+        commands=n("command", "verbs"),
+        bare_commands=n("command", "bare"),
+        requests=n("command", "request"),
+        request_not=n("command", "request_not"),
+        role_patients=n("role_patients", "verbs"),
+        greets_in_turn=n("role_patients", "in_turn"),
+        replies=n("replies", "verbs"),
+        inanimate=n("inanimate", "verbs"),
+        negations=n("negation", "words"),
+        plural=n("agents", "plural"),
+        anonymous=n("agents", "anonymous"),
+        pair=n("agents", "pair"),
+        partner=normalize(f.value("agents", "partner", str)),
+        comparison=n("agents", "comparison"),
+        joiners=n("agents", "joiners"),
+        adverbs=n("agents", "adverbs"),
+        repeats=_longest_first(f.words("repeat", "forms")),
+        repeat_prefix=normalize(f.value("repeat", "prefix", str)),
+        repeat_max=f.value("repeat", "max_target_chars", int),
+        cond_open=n("condition", "opens"),
+        cond_close=n("condition", "closes"),
+        pronouns=n("pronoun", "object"),
+        align_after_act=n("not_a_setting", "after_act"),
+        position_after_thing=n("not_a_setting", "after_thing"),
+        measure=n("not_a_setting", "measure"),
+        directions=n("relative", "directions"),
+        spot_directions=n("spot", "directions"),
+        spot_ends=n("spot", "ends"),
+        oriented=n("spot", "oriented"),
+        genitive=n("spot", "genitive"),
+        near=n("spot", "near"),
+        max_gap=f.value("spot", "max_gap", int),
+        instrument=n("instrument", "words"),
+        not_an_act_after=n("not_an_act", "after"),
     )
 
 

@@ -22,13 +22,6 @@ from kg.nlp.lexicon import load_lexicon
 K = TypeVar("K", bound=Hashable)
 
 COUNTS = frozenset("一二三四五六七八九十")
-ORIENTED = frozenset("括首面上")  # 楅北括: arrows laid notch to the north, not a spot north of it
-NEAR = frozenset("当及")
-MAX_GAP = 2  # characters between an act and a thing still taken as what it handles
-DIRECTIONS = frozenset("东西南北")
-# a thing followed by these names a spot by it (荐东, 筵末, 荐右), not what is handled
-ENDS = frozenset("末端")  # 筵末, 序端: always a spot
-SPOT_WORDS = DIRECTIONS | ENDS
 
 
 @dataclass
@@ -128,7 +121,7 @@ class ActReader:
         k = j + 1
         while k < len(self.items):
             x = self.items[k]
-            comparison = x.kind == "role" and self.items[k - 1].form == "如"
+            comparison = x.kind == "role" and self.items[k - 1].form in self.g.comparison
             count = x.kind == "anonymous" and k == j + 1 and x.start == self.items[j].end
             if (
                 x.kind in ("object", "pronoun", "adverb", "plural", "joiner")
@@ -206,11 +199,11 @@ class ActReader:
             nxt is not None
             and nxt.kind == "pronoun"
             and nxt.start == it.end
-            and self.text[nxt.end : nxt.end + 1] in DIRECTIONS
+            and self.text[nxt.end : nxt.end + 1] in self.g.spot_directions
         ):
             return i + 1  # 由司射之西: where, not who
         before = self.text[it.start - 1 : it.start]
-        if before in ("如",) or (before in COUNTS and self._next_role_adjacent(i)):
+        if before in self.g.comparison or (before in COUNTS and self._next_role_adjacent(i)):
             return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
         act = self.current
         adjacent = act is not None and it.start == act.verb[1]
@@ -233,13 +226,13 @@ class ActReader:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
             self.known.add(it.iri)
-            if self.text[it.end : it.end + 1] == "亦":
+            if self.text[it.end : it.end + 1] in self.g.greets_in_turn:
                 self.subject = [it]  # 劳侯氏亦皮弁迎: the one greeted greets in turn
                 self.command = None
             return None
         prev = self.items[i - 1] if i > 0 else None
         after_prep = prev is not None and prev.kind == "prep" and prev.end == it.start
-        if after_prep and self.text[it.end : it.end + 1] in DIRECTIONS:
+        if after_prep and self.text[it.end : it.end + 1] in self.g.spot_directions:
             return None  # 奠于尸东: where, not who
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
@@ -290,7 +283,7 @@ class ActReader:
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
             return run
         prev = self.items[i - 1] if i > 0 else None
-        instrument = prev is not None and prev.form == "以"
+        instrument = prev is not None and prev.form in self.g.instrument
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
         next_verb = nxt is not None and nxt.kind == "action" and nxt.start == self.items[run].end
         inanimate = next_verb and nxt.form in self.g.inanimate  # 奠从, 烛从
@@ -328,12 +321,12 @@ class ActReader:
                 self._touch(it)
                 return
         after = self.text[it.end : it.end + 2]
-        orientation = after[:1] in DIRECTIONS and after[1:2] in ORIENTED
+        orientation = after[:1] in self.g.spot_directions and after[1:2] in self.g.oriented
         adjacent = act.verb[1] == it.start
         if (
-            (after[:1] in ENDS)
-            or (not adjacent and (after[:1] in SPOT_WORDS and not orientation))
-            or (after[:1] == "之" and after[1:] in DIRECTIONS)
+            (after[:1] in self.g.spot_ends)
+            or (not adjacent and (after[:1] in self.g.spot_words and not orientation))
+            or (after[:1] in self.g.genitive and after[1:] in self.g.spot_directions)
         ):
             self._touch(it)  # 立于尊南, 筵末坐, 所设楅之南: the thing only says where
             self.prep = None
@@ -343,11 +336,11 @@ class ActReader:
             if after_pron is not None and after_pron.kind == "object":
                 return None  # 二尊之盖幂: whose lid; the lid is what is handled
         before = self.text[it.start - 1 : it.start]
-        if before in NEAR:
+        if before in self.g.near:
             self._touch(it)  # 进当楅, 揖及楅: where one stands or arrives, not what one handles
             self.prep = None
             return None
-        if it.start - act.end > MAX_GAP and self.prep is None:
+        if it.start - act.end > self.g.max_gap and self.prep is None:
             self._start(
                 it.start
             )  # too far from its verb: another clause the reader has no verb for
@@ -425,7 +418,7 @@ class ActReader:
         )
         if (
             act is not None
-            and it.start - act.end <= MAX_GAP
+            and it.start - act.end <= self.g.max_gap
             and self.clause_start is None
             and not leads_in
         ):
@@ -452,7 +445,7 @@ class ActReader:
         prev = self.items[i - 1] if i > 0 else None
         if prev is not None and prev.end == it.start and prev.form in self.g.negations:
             return  # 不升堂: not done
-        if self.text[it.start - 1 : it.start] == "所":
+        if self.text[it.start - 1 : it.start] in self.g.not_an_act_after:
             return  # 所设中之西南: where it was set, not an act
         last = self.current
         if (
@@ -524,9 +517,11 @@ class ActReader:
 
     def on_pair(self, i: int, it: Item) -> None:
         # X与其耦: the partner acts too
-        for e in load_lexicon().entries.get("耦", ()):
-            if e.type == "role":
-                self.subject = [*self.subject, Item(it.start, it.end, "role", "耦", e.slug, e.iri)]
+        partner = self.g.partner
+        for entry in load_lexicon().entries.get(partner, ()):
+            if entry.type == "role":
+                role = Item(it.start, it.end, "role", partner, entry.slug, entry.iri)
+                self.subject = [*self.subject, role]
 
     def on_speech(self, i: int, it: Item) -> None:
         self._touch(it)

@@ -93,3 +93,34 @@ def _value(value: object, hint: Any, path: str | Path, section: str, key: str) -
 
 def _at(section: str) -> str:
     return f"[{section}] " if section else ""
+
+
+class PatternFile:
+    """A pattern file's tables read one key at a time, each checked: for a file whose rules
+    are built from its words rather than taken as they are (acts.toml → ``Grammar``).
+
+    >>> f = PatternFile(Path(__file__).parent / "patterns" / "acts.toml")
+    >>> f.words("condition", "opens")
+    ('若',)
+    >>> f.value("repeat", "max_target_chars", str)
+    Traceback (most recent call last):
+    ...
+    kg.nlp.wordlists.PatternError: ...acts.toml: [repeat] max_target_chars: expected str, got int
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data = read_toml(path)
+
+    def value(self, section: str, key: str, kind: type[T]) -> T:
+        table = self.data.get(section)
+        if not isinstance(table, Mapping) or key not in table:
+            raise PatternError(f"{self.path}: [{section}] lacks {key!r}")
+        return _value(table[key], kind, self.path, section, key)
+
+    def words(self, section: str, key: str) -> tuple[str, ...]:
+        return self.value(section, key, tuple[str, ...])  # type: ignore[arg-type]
+
+    def table(self, section: str) -> dict[str, tuple[str, ...]]:
+        """A table of word lists (``[prepositions]``: relation → words)."""
+        return {key: self.words(section, key) for key in self.data.get(section, {})}
