@@ -39,6 +39,7 @@ class VoiceWords:
     anonymous_after: str
     view_ends: Words  # a view ends before these (然) …
     view_ends_unless: Words  # … unless they begin these (然则)
+    quote_verb: str  # 曰
     not_names: Words  # 曰 after these is no person speaking
 
 
@@ -56,12 +57,17 @@ class UnknownNames:
 
     surnames: str
     not_in_name: str
+    after: str  # besides a part's start and a final, a voice may start after these
 
 
 @dataclass(frozen=True)
 class SummaryWords:
     """[summary]: 此X也 naming a sub-step."""
 
+    opens: str  # 此
+    closes: str  # 也
+    repeated: str
+    max_repeated: int
     not_in_label: str
     not_after: str
     min: int
@@ -73,9 +79,15 @@ class JudgementWords:
     """[judgements]: explicit wording of accepting or rejecting a view."""
 
     disputes: Words
+    error: str  # 误: about a character after not_before_dispute
     not_before_dispute: str
     endorses: Words
     weak: Words  # count only after a reported or quoted view
+    view_suffix: str  # 敖说
+    named_gap: int
+    named_gap_not: str
+    follow: Words  # 当从郑说
+    follow_name: int
     leads: Words  # may stand before the judgement (此说未是)
     short_names: dict[str, str]  # 郑说 → zhengxuan
 
@@ -136,7 +148,25 @@ class GlossWords:
     tail_min_score: int
     not_term_end: str
     not_terms: Words
+    naming: Words  # B曰A, B谓之A, B之谓A
+    likening: Words  # A犹B也, A犹言B, A之言B
+    identity: str  # A即B
+    meaning: str  # A谓B
+    citing: str  # 曰 / 云 after a work's name
+    max_named_term: int
+    max_named_definition: int
+    max_lexicon_word: int
+    taken_as: str  # A为B
+    taken_as_open: str
     ji_verbs: str
+
+
+@dataclass(frozen=True)
+class AlignedReading:
+    """[aligned]: A当作B, A words of the passage."""
+
+    max_reading: int
+    not_single: str
 
 
 @dataclass(frozen=True)
@@ -159,6 +189,7 @@ class CommentaryPatterns:
     judgements: JudgementWords
     citations: CitationWords
     glosses: GlossWords
+    aligned: AlignedReading
     textual: tuple[TextualPattern, ...]
 
 
@@ -205,7 +236,8 @@ def load_rules(path: Path | None = None) -> Rules:
         for form in c.forms:
             works[form] = c.slug
     voices, reports, unknown = patterns.voices, patterns.reports, patterns.unknown
-    quote_re = re.compile(f"(?:{alternation(names)})曰")
+    verb = re.escape(voices.quote_verb)
+    quote_re = re.compile(f"(?:{alternation(names)}){verb}")
     via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
     verbs = alternation(reports.verbs)
     report_re = re.compile(
@@ -214,7 +246,7 @@ def load_rules(path: Path | None = None) -> Rules:
     banned = re.escape(unknown.not_in_name)
     unknown_re = re.compile(
         f"(?<![{re.escape(''.join(voices.not_names))}])"
-        f"(?P<name>[{unknown.surnames}](?:[^{banned}\\W\\d]{{2}}|子))曰"
+        f"(?P<name>[{unknown.surnames}](?:[^{banned}\\W\\d]{{2}}|子)){verb}"
     )
     return Rules(
         patterns=patterns,

@@ -62,6 +62,7 @@ from functools import lru_cache
 from kg.nlp.commentary_rules import load_rules
 from kg.nlp.lexicon import load_lexicon
 from kg.nlp.voices import Voice, split_voices
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
 from kg.text.vocab import load_concepts
 
@@ -120,6 +121,13 @@ def _form_types() -> dict[str, frozenset[str]]:
     return {f: frozenset(e.type for e in es) for f, es in load_lexicon().entries.items()}
 
 
+@lru_cache(maxsize=1)
+def _marker_re() -> re.Pattern[str]:
+    """The gloss markers (谓之, 犹, 即, 谓, 曰 …), the longest first."""
+    g = load_rules().patterns.glosses
+    return re.compile(alternation([*g.naming, *g.likening, g.identity, g.meaning]))
+
+
 class _Reader:
     """The glosses of one voice's text, given the passage commented on."""
 
@@ -134,6 +142,7 @@ class _Reader:
         self.objects = _typed_forms(tuple(g.classifier_types))
         self.actions = _action_forms()
         self.types = _form_types()
+        self.marker_re = _marker_re()
 
     # -- words ----------------------------------------------------------------------------------
 
@@ -170,7 +179,7 @@ class _Reader:
 
     def term_after(self, k: int, limit: int) -> tuple[int, int] | None:
         """The longest word starting at k (a term named after 曰 / 谓之)."""
-        for n in range(min(3, limit - k), 0, -1):
+        for n in range(min(self.cfg.max_named_term, limit - k), 0, -1):
             if self.is_term(k, k + n) and self.passage:
                 return k, k + n
         return None
@@ -324,7 +333,7 @@ class _Reader:
             d1 = k if k > 0 else d1
         rules = load_rules()
         for i in range(d0 + 1, d1):
-            if n[i] in "曰云":
+            if n[i] in self.cfg.citing:
                 w = next((w for w in rules.works if n.endswith(w, d0, i)), None)
                 if w:
                     return i - len(w)
@@ -521,9 +530,9 @@ class _Reader:
         """A reported or anonymous view "(以)A为B": the commentator takes A to mean B
         (郑氏谓荐车为进明器之车)."""
         n = self.norm
-        s = cs + 1 if n[cs] == "以" else cs
+        s = cs + 1 if n[cs] == self.cfg.taken_as_open else cs
         be = self.body_end(cs, ce)
-        k = n.find("为", s, be)
+        k = n.find(self.cfg.taken_as, s, be)
         if k <= s:
             return
         t = self.term_before(s, k)
@@ -568,24 +577,24 @@ class _Reader:
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         body_end = ce - 1 if n[ce - 1] in self.finals else ce
-        for m in re.finditer("谓之|之谓|之言|犹言|犹|即|谓|曰", n[cs:body_end]):
+        for m in self.marker_re.finditer(n[cs:body_end]):
             k, kend, word = cs + m.start(), cs + m.end(), m.group()
-            if word in ("谓之", "之谓", "曰"):
+            if word in self.cfg.naming:
                 yield from self._named(cs, k, kend, body_end, word)
-            elif word in ("犹", "犹言", "之言"):
+            elif word in self.cfg.likening:
                 t = self.term_before(cs, k)
                 if t and closed and self.definition_ok(kend, body_end):
                     yield self._g(t, (kend, body_end), f"A{word}B也")
-            elif word == "即":
+            elif word == self.cfg.identity:
                 yield from self._ji(cs, k, kend, body_end, closed)
-            elif word == "谓" and n[k - 1 : k] not in self.cfg.not_before_wei:
+            elif word == self.cfg.meaning and n[k - 1 : k] not in self.cfg.not_before_wei:
                 t = self.term_before(cs, k)
                 if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
                     continue
                 if t[0] != cs and n[body_end - 1] == "之":
                     continue
                 term = n[t[0] : t[1]]
-                again = n.find("为" + term, kend, body_end)  # 二三子谓众宾以下为二三子
+                again = n.find(self.cfg.taken_as + term, kend, body_end)  # 二三子谓众宾以下为二三子
                 stop = self.stop(kend, body_end)
                 if again > kend:
                     if self.definition_ok(kend, again):
@@ -608,7 +617,7 @@ class _Reader:
     def _lexicon_word(self, k: int, limit: int, term: str = "") -> tuple[int, int] | None:
         """The lexicon word opening [k, limit); one character will do for an object naming
         an object (筹即算)."""
-        for n in range(min(4, limit - k), 0, -1):
+        for n in range(min(self.cfg.max_lexicon_word, limit - k), 0, -1):
             w = self.norm[k : k + n]
             if w in self.lexicon and (n > 1 or (self.objects.get(w) and self.objects.get(term))):
                 return k, k + n
@@ -617,7 +626,8 @@ class _Reader:
     def _ji(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         nxt = n[kend : kend + 1]
-        if not nxt or nxt in self.cfg.ji_verbs or (self.passage and "即" + nxt in self.passage):
+        inside = self.passage and self.cfg.identity + nxt in self.passage  # 即席 of the passage
+        if not nxt or nxt in self.cfg.ji_verbs or inside:
             return
         t = self.term_before(cs, k)
         if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
@@ -662,7 +672,7 @@ class _Reader:
             if n[i] == n[i + 1]:
                 d0 = i + 1
                 break
-            if n[i] in "曰云":
+            if n[i] in self.cfg.citing:
                 rules = load_rules()
                 cited = any(n.endswith(w, cs, i) for w in (*rules.works, *rules.names))
                 t0 = None if cited else self.term_after(i + 1, k)
@@ -671,7 +681,8 @@ class _Reader:
         if n[d0] == "凡":
             d0 += 1
         d0 = self.parallel(d0, k, t[1], body_end)
-        if k - d0 > 6 and self.passage:  # 西面坐|矢干曰笴: after the passage's last word
+        if k - d0 > self.cfg.max_named_definition and self.passage:
+            # 西面坐|矢干曰笴: the definition starts after the passage's last word
             i = next((i for i in range(k - 2, d0, -1) if self.named_word(i)), d0)
             d = n[i + 1 : k]
             acts = (d[j : j + w] for w in (1, 2) for j in range(len(d)))
@@ -685,8 +696,8 @@ class _Reader:
         rules = load_rules()
         if any(n.endswith(w, d0, k) for w in (*rules.works, *rules.names)):
             return
-        if self.definition_ok(d0, k) and k - d0 <= 6:
-            pattern = {"曰": "B曰A", "谓之": "B谓之A", "之谓": "B之谓A"}[word]
+        if self.definition_ok(d0, k) and k - d0 <= self.cfg.max_named_definition:
+            pattern = f"B{word}A"
             yield self._g(t, (d0, k), pattern)
             for w in self.cfg.also_named:  # 八尺曰仞亦曰寻
                 if n.startswith(w, t[1]) and (t2 := self.term_after(t[1] + len(w), body_end)):

@@ -34,6 +34,7 @@ from kg.nlp.phrases import (
     view_end,
 )
 from kg.nlp.voices import Voice, find_reports
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
 
 
@@ -51,16 +52,23 @@ class Judgement:
 @lru_cache(maxsize=1)
 def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
     rules = load_rules()
-    short = dict(rules.patterns.judgements.short_names)
-    names = {**{n + "说": s for n, s in rules.names.items()}, **short}
+    j = rules.patterns.judgements
+    short = dict(j.short_names)
+    names = {**{n + j.view_suffix: s for n, s in rules.names.items()}, **short}
     pairs, weak, _ = judgement_phrases()
     strong = [w for w, _ in pairs if w not in weak]
     alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
     words = "|".join(map(re.escape, strong))
-    return re.compile(f"(?P<name>{alt})(?:[^也矣]{{0,3}}?)(?P<word>{words})"), names
+    gap = f"(?:[^{re.escape(j.named_gap_not)}]{{0,{j.named_gap}}}?)"
+    return re.compile(f"(?P<name>{alt}){gap}(?P<word>{words})"), names
 
 
-_FOLLOW = re.compile(r"(?:当从|宜从|从)(?P<name>\w{1,3}?说)")
+@lru_cache(maxsize=1)
+def _follow_re() -> re.Pattern[str]:
+    """当从郑说: following a named view endorses it."""
+    j = load_rules().patterns.judgements
+    view = f"\\w{{1,{j.follow_name}}}?{re.escape(j.view_suffix)}"
+    return re.compile(f"(?:{alternation(j.follow)})(?P<name>{view})")
 
 
 def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
@@ -100,7 +108,7 @@ def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
                         i, stance_of[word], m.start(), m.end(), m.group(), names[m.group("name")]
                     )
                 )
-        for m in _FOLLOW.finditer(norm, v.body_start, v.end):
+        for m in _follow_re().finditer(norm, v.body_start, v.end):
             if m.group("name") in names:
                 found.append(
                     Judgement(i, "endorses", m.start(), m.end(), m.group(), names[m.group("name")])

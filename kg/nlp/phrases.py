@@ -25,9 +25,12 @@ def judgement_phrases() -> tuple[list[tuple[str, str]], set[str], str]:
 
 def phrase_allowed(norm: str, start: int, word: str, stance: str) -> bool:
     """误 after 之 / 字 / 本 is about a character (字之误, 本误作), not a view."""
-    _, _, not_before = judgement_phrases()
+    j = load_rules().patterns.judgements
     return not (
-        stance == "disputes" and word[0] == "误" and start and norm[start - 1] in not_before
+        stance == "disputes"
+        and word.startswith(j.error)
+        and start
+        and norm[start - 1] in j.not_before_dispute
     )
 
 

@@ -73,14 +73,15 @@ def _aligned(
     """A当作B: A the longest words of the passage ending at 当, B as long as A, different."""
     if not passage:
         return None
-    for n in range(4, 0, -1):
+    cfg = load_rules().patterns.aligned
+    for n in range(cfg.max_reading, 0, -1):
         a = m.start() - n
         b = m.end() + n
         if a < start or b > end:
             continue
         reading, proposed = norm[a : m.start()], norm[m.end() : b]
         if reading in passage and proposed != reading and re.fullmatch(r"\w+", proposed):
-            if n == 1 and reading in "此其是":
+            if n == 1 and reading in cfg.not_single:
                 return None
             return ReadingNote(a, b, kind, reading=reading, proposed=proposed)
     return None

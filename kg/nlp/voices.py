@@ -31,7 +31,7 @@ from functools import lru_cache
 
 from pypinyin import lazy_pinyin
 
-from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, load_rules
+from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, SummaryWords, load_rules
 from kg.nlp.lexicon import load_lexicon
 from kg.nlp.phrases import view_end
 from kg.text.normalize import normalize
@@ -98,7 +98,7 @@ def split_voices(text: str) -> list[Voice]:
     return _reports(voices, norm, rules)
 
 
-def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str = "按然") -> bool:
+def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str) -> bool:
     """May a voice start at i: the part's start, or after a final (or one of ``after``)."""
     return i == start or norm[i - 1] in rules.finals or norm[i - 1] in after
 
@@ -107,11 +107,12 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
     v = rules.patterns.voices
     cuts: list[_Cut] = []
     for m in rules.quote_re.finditer(norm, start, end):
-        cuts.append(_Cut(m.start(), m.end(), rules.names[m.group()[:-1]], "quote"))
+        name = m.group()[: -len(v.quote_verb)]  # 郝仲舆曰 → 郝仲舆
+        cuts.append(_Cut(m.start(), m.end(), rules.names[name], "quote"))
     for m in rules.unknown_re.finditer(norm, start, end):
         name = m.group("name")
         if (
-            _at_boundary(norm, m.start(), start, rules)
+            _at_boundary(norm, m.start(), start, rules, rules.patterns.unknown.after)
             and name not in rules.names
             and name not in rules.works
             and name not in _lexicon_forms()
@@ -160,15 +161,20 @@ def _part(norm: str, start: int, end: int, rules: Rules) -> Iterator[Voice]:
         yield Voice(pos, end, AUTHOR, "author")
 
 
+def _summary_re(s: SummaryWords, lazy: bool) -> re.Pattern[str]:
+    """此X也, X a label of min to max characters (the shortest with ``lazy``)."""
+    label = f"[^{re.escape(s.not_in_label)}\\W]{{{s.min},{s.max}}}" + ("?" if lazy else "")
+    return re.compile(f"{re.escape(s.opens)}({label}){re.escape(s.closes)}")
+
+
 def summary_at(norm: str, start: int, end: int, rules: Rules | None = None) -> re.Match | None:
     """A 此X也 summary ending exactly at ``end`` (X a step label, not a remark)."""
     rules = rules or load_rules()
     s = rules.patterns.summary
-    banned = re.escape(s.not_in_label)
-    pat = re.compile(f"此([^{banned}\\W]{{{s.min},{s.max}}})也")
+    pat = _summary_re(s, lazy=False)
     for m in pat.finditer(norm, start, end):
         opens = m.start() == start or norm[m.start() - 1] not in s.not_after
-        if m.end() == end and opens and m.group(1).count("之") < 2:
+        if m.end() == end and opens and m.group(1).count(s.repeated) <= s.max_repeated:
             return m
     return None
 
@@ -245,8 +251,7 @@ def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int
     norm = normalize(text)
     rules = load_rules()
     s = rules.patterns.summary
-    banned = re.escape(s.not_in_label)
-    pat = re.compile(f"此([^{banned}\\W]{{{s.min},{s.max}}}?)也")
+    pat = _summary_re(s, lazy=True)
     out = []
     for i, v in enumerate(voices):
         if v.kind not in ("author", "note"):
@@ -254,6 +259,6 @@ def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int
         for m in pat.finditer(norm, v.body_start, v.end):
             a = m.start()
             opens = a == v.body_start or norm[a - 1] in rules.finals + rules.separators
-            if opens and m.group(1).count("之") < 2:
+            if opens and m.group(1).count(s.repeated) <= s.max_repeated:
                 out.append((i, m.group(1), a, m.end()))
     return out
