@@ -18,10 +18,9 @@ from typing import TypeVar
 from kg.nlp.act_grammar import Item, grammar
 from kg.nlp.extract import act_items
 from kg.nlp.lexicon import load_lexicon
+from kg.text.numerals import COUNT_CHARS
 
 K = TypeVar("K", bound=Hashable)
-
-COUNTS = frozenset("一二三四五六七八九十")
 
 
 @dataclass
@@ -203,7 +202,7 @@ class ActReader:
         ):
             return i + 1  # 由司射之西: where, not who
         before = self.text[it.start - 1 : it.start]
-        if before in self.g.comparison or (before in COUNTS and self._next_role_adjacent(i)):
+        if before in self.g.comparison or (before in COUNT_CHARS and self._next_role_adjacent(i)):
             return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
         act = self.current
         adjacent = act is not None and it.start == act.verb[1]
