@@ -54,6 +54,7 @@ class Grammar:
     joiners: frozenset[str]
     adverbs: frozenset[str]
     repeats: tuple[str, ...]
+    repeat_previous: frozenset[str]  # 亦如之: the act just before
     repeat_prefix: str
     repeat_max: int
     cond_open: frozenset[str]
@@ -116,6 +117,7 @@ def grammar(path: Path | None = None) -> Grammar:
         joiners=n("agents", "joiners"),
         adverbs=n("agents", "adverbs"),
         repeats=_longest_first(f.words("repeat", "forms")),
+        repeat_previous=n("repeat", "previous"),
         repeat_prefix=normalize(f.value("repeat", "prefix", str)),
         repeat_max=f.value("repeat", "max_target_chars", int),
         cond_open=n("condition", "opens"),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TypeVar
 
 from kg.nlp.act_grammar import Item, grammar
@@ -21,6 +22,19 @@ from kg.nlp.lexicon import load_lexicon
 from kg.text.numerals import COUNT_CHARS
 
 K = TypeVar("K", bound=Hashable)
+
+
+class RepeatOf(StrEnum):
+    """Which earlier act a back-reference (如初, 亦如之) repeats."""
+
+    PREVIOUS = "previous"  # 亦如之 "likewise": the act just before
+    FIRST = "first"  # 如初: the first earlier act of the same kind, by the same agent if any
+
+
+@dataclass(frozen=True)
+class BackReference:
+    words: str  # 如初, 亦如之, 如初仪
+    of: RepeatOf
 
 
 @dataclass
@@ -38,7 +52,7 @@ class Act:
     places: dict[str, list[str]] = field(default_factory=dict)  # location|source|destination
     place_iris: dict[str, list[str]] = field(default_factory=dict)
     facing: str | None = None
-    repeats: str | None = None  # the words (如初, 亦如之, 如升射)
+    repeats: BackReference | None = None  # 如初, 亦如之: the act repeats an earlier one
     condition: str | None = None
     commanded_by: int | None = None  # index of the command act in the same unit
     agent_note: str | None = None  # why there is no agent, when there is none
@@ -82,7 +96,7 @@ class ActReader:
         self.acts: list[Act] = []
         self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
         self.pending_facing: str | None = None
-        self.pending_repeat: str | None = None
+        self.pending_repeat: BackReference | None = None
         self.pending_patients: list[Item] = []  # 以X before the verb: its instrument
         self.things: list[Item] = []  # things that are the subject (匕俎从设)
         self.prep: str | None = None
@@ -529,11 +543,15 @@ class ActReader:
     def on_repeat(self, i: int, it: Item) -> None:
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
         if nxt is not None and nxt.kind == "action" and nxt.start == it.end:
-            self.pending_repeat = it.form  # 如初升: the next act repeats
+            self.pending_repeat = self._back_reference(it)  # 如初升: the next act repeats
             self._start(it.start)
         elif self.current is not None:
-            self.current.repeats = it.form
+            self.current.repeats = self._back_reference(it)
             self._touch(it)
+
+    def _back_reference(self, it: Item) -> BackReference:
+        of = RepeatOf.PREVIOUS if it.form in self.g.repeat_previous else RepeatOf.FIRST
+        return BackReference(it.form, of)
 
     def on_cond_open(self, i: int, it: Item) -> None:
         close = next((x for x in self.items[i + 1 :] if x.kind == "cond-close"), None)

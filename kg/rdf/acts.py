@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rdflib import RDF, RDFS, URIRef
 
-from kg.nlp.acts import Act
+from kg.nlp.acts import Act, RepeatOf
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.rdf.terms import Quad, en, integer, zh
@@ -103,7 +103,7 @@ class ActEmitter:
                 if act.commanded_by is not None:
                     yield node, LJ.commandedBy, iris[act.commanded_by], g
                 if act.repeats:
-                    yield node, LJ.backReference, zh(act.repeats), g
+                    yield node, LJ.backReference, zh(act.repeats.words), g
                     target = self._repeated(act)
                     if target is not None:
                         yield node, LJ.repeats, target, g
@@ -111,11 +111,11 @@ class ActEmitter:
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
 
     def _repeated(self, act: Act) -> URIRef | None:
-        """如初: the first earlier act of the same kind in the chapter, by the same agent if
-        there is one; 亦如之: the act just before."""
-        if not self.chapter_acts:
+        """The earlier act of the chapter a back-reference names (the reader says which:
+        ``RepeatOf``)."""
+        if not self.chapter_acts or act.repeats is None:
             return None
-        if act.repeats and act.repeats.startswith("亦"):
+        if act.repeats.of is RepeatOf.PREVIOUS:
             return self.chapter_acts[-1].iri
         same = [d for d in self.chapter_acts if d.action == act.action]
         by_agent = [d for d in same if set(d.agents) & set(act.agent_iris)]
