@@ -18,6 +18,14 @@ from kg.text.normalize import normalize
 
 
 @dataclass(frozen=True)
+class Swallowed:
+    """An object an action word's span covers (袒决遂: 决, 遂): still what the act handles."""
+
+    form: str
+    iri: str
+
+
+@dataclass(frozen=True)
 class Item:
     start: int
     end: int
@@ -27,6 +35,7 @@ class Item:
     slug: str = ""
     iri: str = ""
     extra: str = ""  # prep: location|source|destination; facing: the direction
+    swallowed: tuple[Swallowed, ...] = ()  # action: the objects its span covers
 
 
 @dataclass(frozen=True)

@@ -488,8 +488,8 @@ class ActReader:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
             act.add_place(role, place.form, place.iri)
-        for patient in _implied_patients(it):
-            act.add_patient(*patient)
+        for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
+            act.add_patient(thing.form, thing.iri)
         for thing in self.pending_patients:
             act.add_patient(thing.form, thing.iri)
         self.pending_patients = []
@@ -581,11 +581,6 @@ def _place_named(form: str) -> str | None:
         if e.type == "place":
             return e.iri
     return None
-
-
-def _implied_patients(it: Item) -> list[tuple[str, str]]:
-    """Objects an action word swallowed (决遂 → 决, 遂; 取矢 → 矢): still what it handles."""
-    return [tuple(x.split("\t", 1)) for x in it.extra.split("\n") if x] if it.extra else []
 
 
 def read_acts(text: str, carry: list[Item] | None = None) -> list[Act]:

@@ -55,8 +55,7 @@ def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
     j = rules.patterns.judgements
     short = dict(j.short_names)
     names = {**{n + j.view_suffix: s for n, s in rules.names.items()}, **short}
-    pairs, weak, _ = judgement_phrases()
-    strong = [w for w, _ in pairs if w not in weak]
+    strong = [p.words for p in judgement_phrases() if p.words not in j.weak]
     alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
     words = "|".join(map(re.escape, strong))
     gap = f"(?:[^{re.escape(j.named_gap_not)}]{{0,{j.named_gap}}}?)"
@@ -73,22 +72,21 @@ def _follow_re() -> re.Pattern[str]:
 
 def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
     norm = normalize(text)
-    pairs, _, _ = judgement_phrases()
-    stance_of = dict(pairs)
+    phrase_of = {p.words: p for p in judgement_phrases()}
     named_re, names = _named_re()
     found: list[Judgement] = []
     for i, v in enumerate(voices):
         if v.kind == "report" and v.view:
             j = judgement_suffix(norm, v.view[0], v.end)
             if j:
-                found.append(Judgement(i, j[3], j[0], j[1], j[2], v.reports))
+                found.append(Judgement(i, j.stance, j.start, j.end, j.words, v.reports))
         if v.kind == "quote":  # the quoted commentator judging a view he reports
             rules = load_rules()
             for slug, _, b in find_reports(norm, v.body_start, v.end, rules):
                 view_stop, stop = view_end(norm, b, v.end, rules, verdict=True)
                 j = judgement_prefix(norm, view_stop, stop) if stop > view_stop else None
                 if j and slug != v.speaker:
-                    found.append(Judgement(i, j[3], j[0], j[1], j[2], slug))
+                    found.append(Judgement(i, j.stance, j.start, j.end, j.words, slug))
         prev = voices[i - 1] if i else None
         if (
             prev is not None
@@ -99,15 +97,14 @@ def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
             if j:
                 person = prev.reports if prev.kind == "report" else prev.speaker
                 target = None if prev.kind == "report" else i - 1
-                found.append(Judgement(i, j[3], j[0], j[1], j[2], person or ANONYMOUS, target))
-        for m in named_re.finditer(norm, v.body_start, v.end):
-            word = m.group("word")
-            if phrase_allowed(norm, m.start("word"), word, stance_of[word]):
                 found.append(
-                    Judgement(
-                        i, stance_of[word], m.start(), m.end(), m.group(), names[m.group("name")]
-                    )
+                    Judgement(i, j.stance, j.start, j.end, j.words, person or ANONYMOUS, target)
                 )
+        for m in named_re.finditer(norm, v.body_start, v.end):
+            phrase = phrase_of[m.group("word")]
+            if phrase_allowed(norm, m.start("word"), phrase):
+                person = names[m.group("name")]
+                found.append(Judgement(i, phrase.stance, m.start(), m.end(), m.group(), person))
         for m in _follow_re().finditer(norm, v.body_start, v.end):
             if m.group("name") in names:
                 found.append(

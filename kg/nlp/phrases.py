@@ -3,67 +3,80 @@ wording that both the voice splitter (kg/nlp/voices.py) and the judgement finder
 (kg/nlp/judgements.py) read. Wording in ``patterns/commentary.toml`` [judgements].
 
 >>> judgement_suffix("郑说非也", 0, 4)
-(2, 4, '非也', 'disputes')
+PhraseMatch(start=2, end=4, words='非也', stance='disputes')
 >>> view_end("郑氏谓某贤于某若干纯是也", 3, 12, load_rules(), verdict=True)
 (10, 12)
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import Rules, load_rules
 
 
+@dataclass(frozen=True)
+class Phrase:
+    words: str  # 非也, 是也, 当从 …
+    stance: str  # disputes | endorses
+
+
+@dataclass(frozen=True)
+class PhraseMatch:
+    """A judgement phrase found in a block's text (with its lead: 此说未是)."""
+
+    start: int
+    end: int
+    words: str
+    stance: str
+
+
 @lru_cache(maxsize=1)
-def judgement_phrases() -> tuple[list[tuple[str, str]], set[str], str]:
+def judgement_phrases() -> tuple[Phrase, ...]:
+    """Every judgement phrase, the longest first (恐未是 before 未是)."""
     j = load_rules().patterns.judgements
-    pairs = [(w, "disputes") for w in j.disputes] + [(w, "endorses") for w in j.endorses]
-    pairs.sort(key=lambda p: len(p[0]), reverse=True)
-    return pairs, set(j.weak), j.not_before_dispute
+    phrases = [Phrase(w, "disputes") for w in j.disputes] + [
+        Phrase(w, "endorses") for w in j.endorses
+    ]
+    return tuple(sorted(phrases, key=lambda p: len(p.words), reverse=True))
 
 
-def phrase_allowed(norm: str, start: int, word: str, stance: str) -> bool:
+def phrase_allowed(norm: str, start: int, phrase: Phrase) -> bool:
     """误 after 之 / 字 / 本 is about a character (字之误, 本误作), not a view."""
     j = load_rules().patterns.judgements
     return not (
-        stance == "disputes"
-        and word.startswith(j.error)
+        phrase.stance == "disputes"
+        and phrase.words.startswith(j.error)
         and start
         and norm[start - 1] in j.not_before_dispute
     )
 
 
-def judgement_suffix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
-    """A judgement phrase closing ``norm[start:end]`` (a final particle may follow it):
-    ``(start, end, words, stance)``."""
-    pairs, _, _ = judgement_phrases()
+def judgement_suffix(norm: str, start: int, end: int) -> PhraseMatch | None:
+    """A judgement phrase closing ``norm[start:end]`` (a final particle may follow it)."""
     finals = load_rules().finals
     stops = [end]
     if end - 1 > start and norm[end - 1] in finals:
         stops.append(end - 1)
     for stop in stops:
-        for word, stance in pairs:
-            a = stop - len(word)
-            if a >= start and norm.startswith(word, a) and phrase_allowed(norm, a, word, stance):
-                return a, end, norm[a:end], stance
+        for phrase in judgement_phrases():
+            a = stop - len(phrase.words)
+            if a >= start and norm.startswith(phrase.words, a) and phrase_allowed(norm, a, phrase):
+                return PhraseMatch(a, end, norm[a:end], phrase.stance)
     return None
 
 
-def judgement_prefix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
+def judgement_prefix(norm: str, start: int, end: int) -> PhraseMatch | None:
     """A judgement phrase opening ``norm[start:end]`` (after 此说 / 其说 / 斯言)."""
-    pairs, _, _ = judgement_phrases()
     for lead in (*load_rules().patterns.judgements.leads, ""):
         if not norm.startswith(lead, start):
             continue
         a = start + len(lead)
-        for word, stance in pairs:
-            if (
-                norm.startswith(word, a)
-                and a + len(word) <= end
-                and phrase_allowed(norm, a, word, stance)
-            ):
-                return start, a + len(word), norm[start : a + len(word)], stance
+        for phrase in judgement_phrases():
+            b = a + len(phrase.words)
+            if norm.startswith(phrase.words, a) and b <= end and phrase_allowed(norm, a, phrase):
+                return PhraseMatch(start, b, norm[start:b], phrase.stance)
     return None
 
 
@@ -96,7 +109,7 @@ def view_end(
     j = judgement_prefix(norm, end, limit)
     if not j:
         return end, end
-    stop = j[1]
+    stop = j.end
     if stop < limit and norm[stop] in rules.finals and norm[stop - 1] not in rules.finals:
         stop += 1
     return end, stop

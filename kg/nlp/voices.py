@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from pypinyin import lazy_pinyin
 
@@ -36,7 +37,17 @@ from kg.nlp.lexicon import load_lexicon
 from kg.nlp.phrases import view_end
 from kg.text.normalize import normalize
 
-__all__ = ["ANONYMOUS", "AUTHOR", "Voice", "person_slug", "split_voices", "step_labels"]
+__all__ = [
+    "ANONYMOUS",
+    "AUTHOR",
+    "ReportMarker",
+    "StepLabel",
+    "Voice",
+    "find_reports",
+    "person_slug",
+    "split_voices",
+    "step_labels",
+]
 
 
 @dataclass(frozen=True)
@@ -203,18 +214,35 @@ def _merge(voices: list[Voice]) -> list[Voice]:
     return out
 
 
-def find_reports(norm: str, start: int, end: int, rules: Rules | None = None):
-    """``(slug, marker_start, marker_end)`` of every reported view between start and end:
-    a name with a reporting verb (敖君善谓), or a work that stands for its author (郑注)."""
+class ReportMarker(NamedTuple):
+    """敖君善谓, 郑注: whose view the author reports, and the words that say so."""
+
+    slug: str  # the commentator reported
+    start: int
+    end: int
+
+
+class StepLabel(NamedTuple):
+    voice: int  # index of the author's voice that states it
+    label: str  # 此比耦也 → 比耦
+    start: int
+    end: int
+
+
+def find_reports(
+    norm: str, start: int, end: int, rules: Rules | None = None
+) -> Iterator[ReportMarker]:
+    """Every reported view between start and end: a name with a reporting verb (敖君善谓),
+    or a work that stands for its author (郑注)."""
     rules = rules or load_rules()
     authors = rules.patterns.reports.work_authors
     for m in rules.report_re.finditer(norm, start, end):
         if m.group("name"):
-            yield rules.names[m.group("name")], m.start(), m.end()
+            yield ReportMarker(rules.names[m.group("name")], m.start(), m.end())
         else:
             slug = authors.get(rules.works.get(m.group("work"), ""))
             if slug:
-                yield slug, m.start(), m.end()
+                yield ReportMarker(slug, m.start(), m.end())
 
 
 def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
@@ -240,19 +268,19 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
     return _merge(out)
 
 
-def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int]]:
-    """``(voice index, label, start, end)`` for each 此X也 that opens a clause of the author's
+def step_labels(text: str, voices: list[Voice]) -> list[StepLabel]:
+    """The label of each 此X也 that opens a clause of the author's
     own voice and names a sub-step (此比耦也 → 比耦).
 
     >>> text = "比合也 此比三耦也"
-    >>> [label for _, label, _, _ in step_labels(text, split_voices(text))]
+    >>> [s.label for s in step_labels(text, split_voices(text))]
     ['比三耦']
     """
     norm = normalize(text)
     rules = load_rules()
     s = rules.patterns.summary
     pat = _summary_re(s, lazy=True)
-    out = []
+    out: list[StepLabel] = []
     for i, v in enumerate(voices):
         if v.kind not in ("author", "note"):
             continue
@@ -260,5 +288,5 @@ def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int
             a = m.start()
             opens = a == v.body_start or norm[a - 1] in rules.finals + rules.separators
             if opens and m.group(1).count(s.repeated) <= s.max_repeated:
-                out.append((i, m.group(1), a, m.end()))
+                out.append(StepLabel(i, m.group(1), a, m.end()))
     return out
