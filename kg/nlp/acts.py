@@ -204,10 +204,13 @@ class ActReader:
 
     # -- handlers --------------------------------------------------------------------------
 
+    def _item(self, k: int) -> Item | None:
+        return self.items[k] if 0 <= k < len(self.items) else None
+
     def on_role(self, i: int, it: Item) -> int | None:
         if self._genitive(i):
             return self._group_end(i) + 1  # skip the roles and 之
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        nxt = self._item(i + 1)
         if (
             nxt is not None
             and nxt.kind == "pronoun"
@@ -219,31 +222,40 @@ class ActReader:
         if before in self.g.comparison or (before in COUNT_CHARS and self._next_role_adjacent(i)):
             return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
         act = self.current
-        adjacent = act is not None and it.start == act.verb[1]
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
-        if adjacent and nxt is not None and nxt.kind == "object" and nxt.start == it.end:
-            return None  # 燅尸俎: whose stand it is; the stand is what is warmed
+        if act is not None and it.start == act.verb[1] and self._role_acted_on(i, it, act):
+            return None
+        return self._role_in_clause(i, it, act)
+
+    def _role_acted_on(self, i: int, it: Item, act: Act) -> bool:
+        """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
+        nxt = self._item(i + 1)
+        if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
+            return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        replied = ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies
-        if adjacent and replied:
-            adjacent = False  # 主人再拜宾答再拜: the guest answers, he is the next subject
-        if adjacent and act.action_form in self.g.commands:
+        if ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies:
+            return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
+        if act.action_form in self.g.commands:
             # 命弟子…: the addressee is acted on, then does what follows
             act.add_patient(it.form, it.iri)
             self._touch(it)
             self.subject = [it]
             self.command = len(self.acts) - 1
             self.known.add(it.iri)
-            return None
-        if adjacent and act.action_form in self.g.role_patients:
+            return True
+        if act.action_form in self.g.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
             self.known.add(it.iri)
             if self.text[it.end : it.end + 1] in self.g.greets_in_turn:
                 self.subject = [it]  # 劳侯氏亦皮弁迎: the one greeted greets in turn
                 self.command = None
-            return None
-        prev = self.items[i - 1] if i > 0 else None
+            return True
+        return False
+
+    def _role_in_clause(self, i: int, it: Item, act: Act | None) -> int | None:
+        """A role not acted on by the verb before it: where, the clause's subject, or the one
+        addressed after a preposition."""
+        prev = self._item(i - 1)
         after_prep = prev is not None and prev.kind == "prep" and prev.end == it.start
         if after_prep and self.text[it.end : it.end + 1] in self.g.spot_directions:
             return None  # 奠于尸东: where, not who
@@ -268,23 +280,39 @@ class ActReader:
         self.prep = None
         return None
 
-    def on_object(self, i: int, it: Item) -> int | None:
-        act = self.current
-        run = i  # 匕俎: a run of adjacent things
+    def _object_run(self, i: int) -> int:
+        """The last of a run of things: adjacent (匕俎) or joined by 与/及 (旌与荐俎)."""
+        run = i
         while (
             run + 1 < len(self.items)
             and self.items[run + 1].kind == "object"
             and self.items[run + 1].start == self.items[run].end
         ):
             run += 1
-        # 旌与荐俎: things joined by 与/及 are one run too
         while (
             run + 2 < len(self.items)
             and self.items[run + 1].kind == "joiner"
             and self.items[run + 2].kind == "object"
         ):
             run += 2
-        nxt = self.items[run + 1] if run + 1 < len(self.items) else None
+        return run
+
+    def on_object(self, i: int, it: Item) -> int | None:
+        run = self._object_run(i)
+        if self._things_open_clause(i, it, run):
+            return run
+        act = self.current
+        if act is None or self.clause_start is not None:
+            self._start(it.start)  # what a new subject wears or holds, not what the last act took
+            return None
+        self._object_of_act(run, it, act)
+        return None
+
+    def _things_open_clause(self, i: int, it: Item, run: int) -> bool:
+        """Things before a verb: a spot where the next act is, the subject of the next act
+        (匕俎从设), or what it is done with (以柶祭醴)."""
+        act = self.current
+        nxt = self._item(run + 1)
         after_verb = act is not None and (act.end == it.start or self.prep is not None)
         end = self.items[run].end
         if (
@@ -294,11 +322,11 @@ class ActReader:
             and not (nxt is not None and nxt.start == end and nxt.kind in ("facing", "place"))
         ):
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
-            return run
-        prev = self.items[i - 1] if i > 0 else None
+            return True
+        prev = self._item(i - 1)
         instrument = prev is not None and prev.form in self.g.instrument
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
-        next_verb = nxt is not None and nxt.kind == "action" and nxt.start == self.items[run].end
+        next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
         inanimate = next_verb and nxt.form in self.g.inanimate  # 奠从, 烛从
         if (
             (clause_edge or inanimate)
@@ -317,15 +345,16 @@ class ActReader:
             self.command = None
             self.things = [x for x in self.items[i : run + 1] if x.kind == "object"]
             self._start(it.start)
-            return run
+            return True
         if instrument and nxt is not None and nxt.kind == "action":
             # 以柶祭醴, 以旌与荐俎退: what the act is done with
             self.pending_patients.extend(x for x in self.items[i : run + 1] if x.kind == "object")
             self._start(prev.start)
-            return run
-        if act is None or self.clause_start is not None:
-            self._start(it.start)  # what a new subject wears or holds, not what the last act took
-            return None
+            return True
+        return False
+
+    def _object_of_act(self, run: int, it: Item, act: Act) -> None:
+        """A thing after the current act: where it goes, a spot, or what it handles."""
         if self.prep is None and act.verb[1] == it.start and act.action_form in self.g.motion_to:
             # 适侯: the target is where one goes — the place of that name, if there is one
             place = _place_named(it.form)
@@ -343,21 +372,21 @@ class ActReader:
         ):
             self._touch(it)  # 立于尊南, 筵末坐, 所设楅之南: the thing only says where
             self.prep = None
-            return None
+            return
+        nxt = self._item(run + 1)
         if nxt is not None and nxt.kind == "pronoun" and nxt.start == it.end:
-            after_pron = self.items[run + 2] if run + 2 < len(self.items) else None
+            after_pron = self._item(run + 2)
             if after_pron is not None and after_pron.kind == "object":
-                return None  # 二尊之盖幂: whose lid; the lid is what is handled
+                return  # 二尊之盖幂: whose lid; the lid is what is handled
         before = self.text[it.start - 1 : it.start]
         if before in self.g.near:
             self._touch(it)  # 进当楅, 揖及楅: where one stands or arrives, not what one handles
             self.prep = None
-            return None
+            return
         if it.start - act.end > self.g.max_gap and self.prep is None:
-            self._start(
-                it.start
-            )  # too far from its verb: another clause the reader has no verb for
-            return None
+            # too far from its verb: another clause the reader has no verb for
+            self._start(it.start)
+            return
         act.add_patient(it.form, it.iri)  # also 加于楅, 奠于篚: the thing it is put on or in
         self._touch(it)
         self.prep = None

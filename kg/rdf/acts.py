@@ -50,65 +50,79 @@ class ActEmitter:
         units: list[tuple[URIRef, str, list[Act]]],
     ) -> Iterator[Quad]:
         """Acts of one section's units (unit IRI, unit text, acts), in reading order."""
-        g = self.g
         order = 0
         previous: URIRef | None = None
         for unit, text, acts in units:
-            iris = [self.minter.child(unit, f"a{k}") for k in range(1, len(acts) + 1)]
-            for act, node in zip(acts, iris, strict=True):
+            nodes = [self.minter.child(unit, f"a{k}") for k in range(1, len(acts) + 1)]
+            for act, node in zip(acts, nodes, strict=True):
                 order += 1
-                yield node, RDF.type, LJ.RitualAct, g
-                yield node, LJ.actionType, self.minter.vocab(act.action_iri), g
-                yield node, LJ.inSection, section, g
-                yield node, LJ.order, integer(order), g
-                yield node, LJ.evidence, unit, g
-                yield node, LJ.evidenceText, zh(text[act.start : act.end]), g
-                yield node, LJ.charStart, integer(act.start), g
-                yield node, LJ.charEnd, integer(act.end), g
-                label = "".join(act.agents) + "·" + act.action_form
-                if act.patients:
-                    label += "·" + "".join(act.patients)
-                yield node, RDFS.label, zh(normalize(label)), g
+                yield from self._evidence(node, act, section, order, unit, text)
                 if previous is not None:
-                    yield previous, LJ.nextAct, node, g
+                    yield previous, LJ.nextAct, node, self.g
                 previous = node
-                agents = [self.minter.vocab(a) for a in act.agent_iris]
-                for a in agents:
-                    yield node, LJ.agent, a, g
-                    if rite is not None:
-                        yield from self._derive(rite, LJ.involves, a, node)
-                for p in act.patient_iris:
-                    pnode = self.minter.vocab(p)
-                    yield node, LJ.patient, pnode, g
-                    if "/object/" in p:
-                        for a in agents:
-                            yield from self._derive(a, LJ.handles, pnode, node)
-                for relation, places in act.place_iris.items():
-                    prop = {"location": LJ.location, "source": LJ.source}.get(
-                        relation, LJ.destination
-                    )
-                    for p in places:
-                        pnode = self.minter.vocab(p)
-                        yield node, prop, pnode, g
-                        for a in agents:
-                            link = LJ.movesTo if relation == "destination" else LJ.standsAt
-                            if relation != "source":
-                                yield from self._derive(a, link, pnode, node)
-                if act.agent_note and not act.agent_iris:
-                    yield node, LJ.agentNote, en(act.agent_note), g
-                if act.facing:
-                    yield node, LJ.facing, zh(act.facing), g
-                if act.condition:
-                    yield node, LJ.condition, zh(act.condition), g
-                if act.commanded_by is not None:
-                    yield node, LJ.commandedBy, iris[act.commanded_by], g
-                if act.repeats:
-                    yield node, LJ.backReference, zh(act.repeats.words), g
-                    target = self._repeated(act)
-                    if target is not None:
-                        yield node, LJ.repeats, target, g
+                yield from self._participants(node, act, rite)
+                yield from self._circumstances(node, act, nodes)
                 self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
+
+    def _evidence(
+        self, node: URIRef, act: Act, section: URIRef, order: int, unit: URIRef, text: str
+    ) -> Iterator[Quad]:
+        """What the act is, where it is read, and its label."""
+        g = self.g
+        yield node, RDF.type, LJ.RitualAct, g
+        yield node, LJ.actionType, self.minter.vocab(act.action_iri), g
+        yield node, LJ.inSection, section, g
+        yield node, LJ.order, integer(order), g
+        yield node, LJ.evidence, unit, g
+        yield node, LJ.evidenceText, zh(text[act.start : act.end]), g
+        yield node, LJ.charStart, integer(act.start), g
+        yield node, LJ.charEnd, integer(act.end), g
+        label = "".join(act.agents) + "·" + act.action_form
+        if act.patients:
+            label += "·" + "".join(act.patients)
+        yield node, RDFS.label, zh(normalize(label)), g
+
+    def _participants(self, node: URIRef, act: Act, rite: URIRef | None) -> Iterator[Quad]:
+        """Agents, patients and places, with the relations derived from them."""
+        g = self.g
+        agents = [self.minter.vocab(a) for a in act.agent_iris]
+        for agent in agents:
+            yield node, LJ.agent, agent, g
+            if rite is not None:
+                yield from self._derive(rite, LJ.involves, agent, node)
+        for patient in act.patient_iris:
+            thing = self.minter.vocab(patient)
+            yield node, LJ.patient, thing, g
+            if "/object/" in patient:
+                for agent in agents:
+                    yield from self._derive(agent, LJ.handles, thing, node)
+        for relation, places in act.place_iris.items():
+            prop = {"location": LJ.location, "source": LJ.source}.get(relation, LJ.destination)
+            link = LJ.movesTo if relation == "destination" else LJ.standsAt
+            for place in places:
+                spot = self.minter.vocab(place)
+                yield node, prop, spot, g
+                if relation != "source":
+                    for agent in agents:
+                        yield from self._derive(agent, link, spot, node)
+
+    def _circumstances(self, node: URIRef, act: Act, nodes: list[URIRef]) -> Iterator[Quad]:
+        """Facing, condition, command and back-reference; ``nodes``: the unit's acts."""
+        g = self.g
+        if act.agent_note and not act.agent_iris:
+            yield node, LJ.agentNote, en(act.agent_note), g
+        if act.facing:
+            yield node, LJ.facing, zh(act.facing), g
+        if act.condition:
+            yield node, LJ.condition, zh(act.condition), g
+        if act.commanded_by is not None:
+            yield node, LJ.commandedBy, nodes[act.commanded_by], g
+        if act.repeats:
+            yield node, LJ.backReference, zh(act.repeats.words), g
+            target = self._repeated(act)
+            if target is not None:
+                yield node, LJ.repeats, target, g
 
     def _repeated(self, act: Act) -> URIRef | None:
         """The earlier act of the chapter a back-reference names (the reader says which:
