@@ -149,32 +149,33 @@ def grammar(path: Path | None = None) -> Grammar:
 
 @lru_cache(maxsize=1)
 def _marker_re() -> re.Pattern[str]:
-    g = grammar()
+    rules = grammar()
     words = {
-        **{f: "facing" for f in g.facings},
-        **{f: "repeat" for f in g.repeats},
-        **{f: "pair" for f in g.pair},
-        **{f: "prep" for f in g.preps},
-        **{f: "speech" for f in g.speech},
-        **{f: "cond-open" for f in g.cond_open},
-        **{f: "cond-close" for f in g.cond_close},
-        **{f: "plural" for f in g.plural},
-        **{f: "anonymous" for f in g.anonymous},
-        **{f: "joiner" for f in g.joiners},
-        **{f: "pronoun" for f in g.pronouns},
-        **{f: "adverb" for f in g.adverbs},
+        **{f: "facing" for f in rules.facings},
+        **{f: "repeat" for f in rules.repeats},
+        **{f: "pair" for f in rules.pair},
+        **{f: "prep" for f in rules.preps},
+        **{f: "speech" for f in rules.speech},
+        **{f: "cond-open" for f in rules.cond_open},
+        **{f: "cond-close" for f in rules.cond_close},
+        **{f: "plural" for f in rules.plural},
+        **{f: "anonymous" for f in rules.anonymous},
+        **{f: "joiner" for f in rules.joiners},
+        **{f: "pronoun" for f in rules.pronouns},
+        **{f: "adverb" for f in rules.adverbs},
     }
     alternation = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
     return re.compile(alternation)
 
 
 def _marker_kind(form: str) -> str:
-    g = grammar()
+    rules = grammar()
     for kind, forms in (
-        ("facing", g.facings), ("repeat", g.repeats), ("pair", g.pair), ("prep", g.preps),
-        ("speech", g.speech), ("cond-open", g.cond_open), ("cond-close", g.cond_close),
-        ("plural", g.plural), ("anonymous", g.anonymous), ("joiner", g.joiners),
-        ("pronoun", g.pronouns),
+        ("facing", rules.facings), ("repeat", rules.repeats), ("pair", rules.pair),
+        ("prep", rules.preps), ("speech", rules.speech), ("cond-open", rules.cond_open),
+        ("cond-close", rules.cond_close), ("plural", rules.plural),
+        ("anonymous", rules.anonymous), ("joiner", rules.joiners),
+        ("pronoun", rules.pronouns),
     ):  # fmt: skip
         if form in forms:
             return kind
@@ -184,7 +185,7 @@ def _marker_kind(form: str) -> str:
 def markers(text: str, taken: list[bool]) -> list[Item]:
     """Small words in the characters no lexicon span took (each free run on its own, so
     that 堂西南面 reads 堂西 + 南面, not 西南面)."""
-    g = grammar()
+    rules = grammar()
     out = []
     pos = 0
     while pos < len(text):
@@ -194,13 +195,13 @@ def markers(text: str, taken: list[bool]) -> list[Item]:
         end = pos
         while end < len(text) and not taken[end]:
             end += 1
-        for m in _marker_re().finditer(text, pos, end):
-            kind = _marker_kind(m.group())
+        for match in _marker_re().finditer(text, pos, end):
+            kind = _marker_kind(match.group())
             extra = ""
             if kind == "facing":
-                extra = m.group()[:-1]
+                extra = match.group()[:-1]
             elif kind == "prep":
-                extra = g.preps[m.group()]
-            out.append(Item(m.start(), m.end(), kind, m.group(), extra=extra))
+                extra = rules.preps[match.group()]
+            out.append(Item(match.start(), match.end(), kind, match.group(), extra=extra))
         pos = end
     return out

@@ -89,7 +89,7 @@ class ActReader:
     ) -> None:
         self.text = text
         self.items = sorted(items, key=lambda i: (i.start, -i.end))
-        self.g = grammar()
+        self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
         self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
@@ -134,7 +134,7 @@ class ActReader:
         k = j + 1
         while k < len(self.items):
             x = self.items[k]
-            comparison = x.kind == "role" and self.items[k - 1].form in self.g.comparison
+            comparison = x.kind == "role" and self.items[k - 1].form in self.grammar.comparison
             count = x.kind == "anonymous" and k == j + 1 and x.start == self.items[j].end
             if (
                 x.kind in ("object", "pronoun", "adverb", "plural", "joiner")
@@ -161,7 +161,7 @@ class ActReader:
         nxt = self._next_solid(self._group_end(i))
         while nxt is not None and nxt.kind in ("prep", "place"):
             nxt = self._next_solid(self.items.index(nxt))
-        return nxt is not None and nxt.kind == "action" and nxt.form in self.g.closing
+        return nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.closing
 
     def _follows_last(self, it: Item) -> bool:
         """The verb comes right after the previous act's verb (从设)."""
@@ -184,7 +184,7 @@ class ActReader:
         while i < len(self.items):
             it = self.items[i]
             if self.in_speech:
-                closes = it.kind == "action" and it.form in self.g.closing
+                closes = it.kind == "action" and it.form in self.grammar.closing
                 speaker = (
                     it.kind == "role"
                     and self._subject_here(i)
@@ -215,11 +215,13 @@ class ActReader:
             nxt is not None
             and nxt.kind == "pronoun"
             and nxt.start == it.end
-            and self.text[nxt.end : nxt.end + 1] in self.g.spot_directions
+            and self.text[nxt.end : nxt.end + 1] in self.grammar.spot_directions
         ):
             return i + 1  # 由司射之西: where, not who
         before = self.text[it.start - 1 : it.start]
-        if before in self.g.comparison or (before in COUNT_CHARS and self._next_role_adjacent(i)):
+        if before in self.grammar.comparison or (
+            before in COUNT_CHARS and self._next_role_adjacent(i)
+        ):
             return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
         act = self.current
         if act is not None and it.start == act.verb[1] and self._role_acted_on(i, it, act):
@@ -232,9 +234,9 @@ class ActReader:
         if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        if ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies:
+        if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
             return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
-        if act.action_form in self.g.commands:
+        if act.action_form in self.grammar.commands:
             # 命弟子…: the addressee is acted on, then does what follows
             act.add_patient(it.form, it.iri)
             self._touch(it)
@@ -242,11 +244,11 @@ class ActReader:
             self.command = len(self.acts) - 1
             self.known.add(it.iri)
             return True
-        if act.action_form in self.g.role_patients:
+        if act.action_form in self.grammar.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
             self.known.add(it.iri)
-            if self.text[it.end : it.end + 1] in self.g.greets_in_turn:
+            if self.text[it.end : it.end + 1] in self.grammar.greets_in_turn:
                 self.subject = [it]  # 劳侯氏亦皮弁迎: the one greeted greets in turn
                 self.command = None
             return True
@@ -257,7 +259,7 @@ class ActReader:
         addressed after a preposition."""
         prev = self._item(i - 1)
         after_prep = prev is not None and prev.kind == "prep" and prev.end == it.start
-        if after_prep and self.text[it.end : it.end + 1] in self.g.spot_directions:
+        if after_prep and self.text[it.end : it.end + 1] in self.grammar.spot_directions:
             return None  # 奠于尸东: where, not who
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
@@ -274,7 +276,7 @@ class ActReader:
             self._touch(it)
             self.known.add(it.iri)
             ahead = self._next_solid(i)
-            if ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies:
+            if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
                 self.subject = [it]  # 告于宾宾礼辞…: the one addressed answers
                 self.command = None
         self.prep = None
@@ -318,22 +320,22 @@ class ActReader:
         if (
             run == i
             and not after_verb
-            and self.text[end : end + 1] in self.g.directions
+            and self.text[end : end + 1] in self.grammar.directions
             and not (nxt is not None and nxt.start == end and nxt.kind in ("facing", "place"))
         ):
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
             return True
         prev = self._item(i - 1)
-        instrument = prev is not None and prev.form in self.g.instrument
+        instrument = prev is not None and prev.form in self.grammar.instrument
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
         next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
-        inanimate = next_verb and nxt.form in self.g.inanimate  # 奠从, 烛从
+        inanimate = next_verb and nxt.form in self.grammar.inanimate  # 奠从, 烛从
         if (
             (clause_edge or inanimate)
             and next_verb
             and (
                 not after_verb
-                or (inanimate and act is not None and act.action_form in self.g.inanimate)
+                or (inanimate and act is not None and act.action_form in self.grammar.inanimate)
             )
             and not instrument
             and not self.clause_subject
@@ -355,7 +357,11 @@ class ActReader:
 
     def _object_of_act(self, run: int, it: Item, act: Act) -> None:
         """A thing after the current act: where it goes, a spot, or what it handles."""
-        if self.prep is None and act.verb[1] == it.start and act.action_form in self.g.motion_to:
+        if (
+            self.prep is None
+            and act.verb[1] == it.start
+            and act.action_form in self.grammar.motion_to
+        ):
             # 适侯: the target is where one goes — the place of that name, if there is one
             place = _place_named(it.form)
             if place is not None:
@@ -363,12 +369,14 @@ class ActReader:
                 self._touch(it)
                 return
         after = self.text[it.end : it.end + 2]
-        orientation = after[:1] in self.g.spot_directions and after[1:2] in self.g.oriented
+        orientation = (
+            after[:1] in self.grammar.spot_directions and after[1:2] in self.grammar.oriented
+        )
         adjacent = act.verb[1] == it.start
         if (
-            (after[:1] in self.g.spot_ends)
-            or (not adjacent and (after[:1] in self.g.spot_words and not orientation))
-            or (after[:1] in self.g.genitive and after[1:] in self.g.spot_directions)
+            (after[:1] in self.grammar.spot_ends)
+            or (not adjacent and (after[:1] in self.grammar.spot_words and not orientation))
+            or (after[:1] in self.grammar.genitive and after[1:] in self.grammar.spot_directions)
         ):
             self._touch(it)  # 立于尊南, 筵末坐, 所设楅之南: the thing only says where
             self.prep = None
@@ -379,11 +387,11 @@ class ActReader:
             if after_pron is not None and after_pron.kind == "object":
                 return  # 二尊之盖幂: whose lid; the lid is what is handled
         before = self.text[it.start - 1 : it.start]
-        if before in self.g.near:
+        if before in self.grammar.near:
             self._touch(it)  # 进当楅, 揖及楅: where one stands or arrives, not what one handles
             self.prep = None
             return
-        if it.start - act.end > self.g.max_gap and self.prep is None:
+        if it.start - act.end > self.grammar.max_gap and self.prep is None:
             # too far from its verb: another clause the reader has no verb for
             self._start(it.start)
             return
@@ -399,7 +407,7 @@ class ActReader:
         nxt = self._next_solid(i)
         before_verb = nxt is not None and nxt.kind in ("action", "facing")
         prev = self.items[i - 1] if i > 0 else None
-        measure = prev is not None and prev.end == it.start and prev.form in self.g.measure
+        measure = prev is not None and prev.end == it.start and prev.form in self.grammar.measure
         if self.prep == SKIP or measure:
             self.prep = None
             return
@@ -411,7 +419,7 @@ class ActReader:
             self._touch(it)
         elif act is not None and act.verb[1] == it.start:
             # right after the verb: where a movement goes, or where the act is done
-            role = "destination" if act.action_form in self.g.motion_to else "location"
+            role = "destination" if act.action_form in self.grammar.motion_to else "location"
             act.add_place(role, it.form, it.iri)
             self._touch(it)
         elif before_verb or act is None:
@@ -430,18 +438,20 @@ class ActReader:
         sets_next = after is not None and after.kind in ("facing", "action")  # 入当牖北面彻
         if (
             act is not None
-            and it.form in self.g.align_after_act
+            and it.form in self.grammar.align_after_act
             and act.verb[1] == it.start
-            and (act.action_form in self.g.motion_to or not sets_next)
+            and (act.action_form in self.grammar.motion_to or not sets_next)
         ):
             # 进当楅南: where the movement ends; 立当X: where the act is
-            self.prep = "destination" if act.action_form in self.g.motion_to else "location"
+            self.prep = "destination" if act.action_form in self.grammar.motion_to else "location"
             self._touch(it)
             return
         if (
-            act is not None and it.form in self.g.align_after_act and self.clause_start is None
+            act is not None
+            and it.form in self.grammar.align_after_act
+            and self.clause_start is None
         ) or (
-            it.form in self.g.position_after_thing
+            it.form in self.grammar.position_after_thing
             and prev is not None
             and prev.kind == "object"
             and prev.end == it.start
@@ -460,7 +470,7 @@ class ActReader:
         )
         if (
             act is not None
-            and it.start - act.end <= self.g.max_gap
+            and it.start - act.end <= self.grammar.max_gap
             and self.clause_start is None
             and not leads_in
         ):
@@ -485,16 +495,16 @@ class ActReader:
         if self.condition_until is not None and it.start < self.condition_until:
             return  # 若君赐之爵则…: what the condition says is not an act
         prev = self.items[i - 1] if i > 0 else None
-        if prev is not None and prev.end == it.start and prev.form in self.g.negations:
+        if prev is not None and prev.end == it.start and prev.form in self.grammar.negations:
             return  # 不升堂: not done
-        if self.text[it.start - 1 : it.start] in self.g.not_an_act_after:
+        if self.text[it.start - 1 : it.start] in self.grammar.not_an_act_after:
             return  # 所设中之西南: where it was set, not an act
         last = self.current
         if (
             last is not None
             and last.verb[1] == it.start
-            and last.action_form in self.g.requests
-            and it.form not in self.g.request_not
+            and last.action_form in self.grammar.requests
+            and it.form not in self.grammar.request_not
             and self.clause_start is None
         ):
             last.end = it.end  # 请射于宾: what is asked for belongs to the request
@@ -535,7 +545,7 @@ class ActReader:
         self.clause_subject = False
         self.acts.append(act)
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
-        if it.form in self.g.bare_commands and nxt is not None and nxt.kind == "action":
+        if it.form in self.grammar.bare_commands and nxt is not None and nxt.kind == "action":
             self.subject = []  # 命退楅: those commanded are not named
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
@@ -559,7 +569,7 @@ class ActReader:
 
     def on_pair(self, i: int, it: Item) -> None:
         # X与其耦: the partner acts too
-        partner = self.g.partner
+        partner = self.grammar.partner
         for entry in load_lexicon().entries.get(partner, ()):
             if entry.type == "role":
                 role = Item(it.start, it.end, "role", partner, entry.slug, entry.iri)
@@ -579,7 +589,7 @@ class ActReader:
             self._touch(it)
 
     def _back_reference(self, it: Item) -> BackReference:
-        of = RepeatOf.PREVIOUS if it.form in self.g.repeat_previous else RepeatOf.FIRST
+        of = RepeatOf.PREVIOUS if it.form in self.grammar.repeat_previous else RepeatOf.FIRST
         return BackReference(it.form, of)
 
     def on_cond_open(self, i: int, it: Item) -> None:
@@ -606,9 +616,9 @@ class ActReader:
 
 
 def _place_named(form: str) -> str | None:
-    for e in load_lexicon().entries.get(form, ()):
-        if e.type == "place":
-            return e.iri
+    for entry in load_lexicon().entries.get(form, ()):
+        if entry.type == "place":
+            return entry.iri
     return None
 
 

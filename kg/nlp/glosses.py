@@ -124,8 +124,8 @@ def _form_types() -> dict[str, frozenset[str]]:
 @lru_cache(maxsize=1)
 def _marker_re() -> re.Pattern[str]:
     """The gloss markers (谓之, 犹, 即, 谓, 曰 …), the longest first."""
-    g = load_rules().patterns.glosses
-    return re.compile(alternation([*g.naming, *g.likening, g.identity, g.meaning]))
+    words = load_rules().patterns.glosses
+    return re.compile(alternation([*words.naming, *words.likening, words.identity, words.meaning]))
 
 
 class _Reader:
@@ -134,12 +134,12 @@ class _Reader:
     def __init__(self, norm: str, passage: str) -> None:
         self.norm = norm
         self.passage = passage
-        g = load_rules().patterns.glosses
-        self.cfg = g
+        words = load_rules().patterns.glosses
+        self.cfg = words
         self.finals = load_rules().finals
         self.lexicon = _lexicon_forms()
-        self.not_terms = set(g.not_terms)
-        self.objects = _typed_forms(tuple(g.classifier_types))
+        self.not_terms = set(words.not_terms)
+        self.objects = _typed_forms(tuple(words.classifier_types))
         self.actions = _action_forms()
         self.types = _form_types()
         self.marker_re = _marker_re()
@@ -282,7 +282,7 @@ class _Reader:
                     d0 = end - size
                     t = self.term_before(max(cs, d0 - 4), d0) if d0 > cs else None
                     if t and self.objects.get(n[t[0] : t[1]]) and n[t[0] - 1 : t[0]] != "此":
-                        yield self._g(t, (d0, end), "A B器")
+                        yield self._gloss(t, (d0, end), "A B器")
                         break
 
     def glosses(
@@ -370,7 +370,7 @@ class _Reader:
         out: list[list[tuple[Gloss, bool]]] = []
         if then:  # the last piece ends where the marked gloss's term begins
             if self.inner_ok(t, e, term) and self.later(term, then):
-                out.append([(self._g(t, (t[1], e), "A B"), False)])
+                out.append([(self._gloss(t, (t[1], e), "A B"), False)])
         elif (
             depth and (g := next(self.bare(s, e, whole=True), None)) and self.nominal(g.definition)
         ):
@@ -395,11 +395,11 @@ class _Reader:
                 )
             )
             if ending and not then and depth == 0 and e - p >= 2:
-                out.append([(self._g(t, (t[1], p), "A B"), True)])
+                out.append([(self._gloss(t, (t[1], p), "A B"), True)])
             word = self.norm[nxt[0] : nxt[1]] if nxt else ""
             if word and self.boundary(p) and self.later(term, word):
                 for rest in self._cuts(p, e, then, depth + 1):
-                    out.append([(self._g(t, (t[1], p), "A B"), False), *rest])
+                    out.append([(self._gloss(t, (t[1], p), "A B"), False), *rest])
         return out
 
     def inner_ok(self, t: tuple[int, int], p: int, term: str) -> bool:
@@ -453,7 +453,7 @@ class _Reader:
             return []
         if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
             return []
-        return [self._g((prev.term_start, prev.term_end), (cs, be), "A B也")]
+        return [self._gloss((prev.term_start, prev.term_end), (cs, be), "A B也")]
 
     def tail(self, cs: int, ce: int) -> list[Gloss]:
         """A short gloss closing a longer clause with nothing marking where its term starts
@@ -473,7 +473,7 @@ class _Reader:
                     continue
                 score = self.tail_score(cs, k, k + tl, be)
                 if score is not None:
-                    best.append((score, self._g((k, k + tl), (k + tl, be), "A B也")))
+                    best.append((score, self._gloss((k, k + tl), (k + tl, be), "A B也")))
         top = max((s for s, _ in best), default=-1)
         good = [g for s, g in best if s == top]
         if top < c.tail_min_score or len(good) != 1:
@@ -538,9 +538,9 @@ class _Reader:
         t = self.term_before(s, k)
         be = self.stop(k + 1, be)
         if t and t[0] == s and self.definition_ok(k + 1, be):
-            yield self._g(t, (k + 1, be), "A为B")
+            yield self._gloss(t, (k + 1, be), "A为B")
 
-    def _g(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
+    def _gloss(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
         n = self.norm
         return Gloss(t[0], t[1], d[0], d[1], n[t[0] : t[1]], n[d[0] : d[1]], pattern)
 
@@ -557,7 +557,7 @@ class _Reader:
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
-            yield self._g(t, (t[1], body_end), "A B之名")
+            yield self._gloss(t, (t[1], body_end), "A B之名")
             return
         if n[t[1]] == "者":  # A者B也
             d = n[t[1] + 1 : body_end]
@@ -565,14 +565,14 @@ class _Reader:
             if self.definition_ok(t[1] + 1, body_end, term=term) and (
                 self.expansion(term, d) or not any(map(d.startswith, banned))
             ):
-                yield self._g(t, (t[1] + 1, body_end), "A者B也")
+                yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
             return
         if body_end - t[1] == 1 and not whole:
             return
         if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
         if self.definition_ok(t[1], body_end, bare=True, term=term):
-            yield self._g(t, (t[1], body_end), "A B也")
+            yield self._gloss(t, (t[1], body_end), "A B也")
 
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
@@ -580,13 +580,13 @@ class _Reader:
         for m in self.marker_re.finditer(n[cs:body_end]):
             k, kend, word = cs + m.start(), cs + m.end(), m.group()
             if word in self.cfg.naming:
-                yield from self._named(cs, k, kend, body_end, word)
+                yield from self._naming(cs, k, kend, body_end, word)
             elif word in self.cfg.likening:
                 t = self.term_before(cs, k)
                 if t and closed and self.definition_ok(kend, body_end):
-                    yield self._g(t, (kend, body_end), f"A{word}B也")
+                    yield self._gloss(t, (kend, body_end), f"A{word}B也")
             elif word == self.cfg.identity:
-                yield from self._ji(cs, k, kend, body_end, closed)
+                yield from self._identity(cs, k, kend, body_end, closed)
             elif word == self.cfg.meaning and n[k - 1 : k] not in self.cfg.not_before_wei:
                 t = self.term_before(cs, k)
                 if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
@@ -598,13 +598,13 @@ class _Reader:
                 stop = self.stop(kend, body_end)
                 if again > kend:
                     if self.definition_ok(kend, again):
-                        yield self._g(t, (kend, again), "A谓B")
+                        yield self._gloss(t, (kend, again), "A谓B")
                 elif closed and self.definition_ok(kend, stop):
-                    yield self._g(t, (kend, stop), "A谓B")
+                    yield self._gloss(t, (kend, stop), "A谓B")
                 else:
                     w = self._lexicon_word(kend, body_end)
                     if w:
-                        yield self._g(t, w, "A谓B")
+                        yield self._gloss(t, w, "A谓B")
 
     def named_word(self, i: int) -> bool:
         """Does a lexicon word of the passage end at i?"""
@@ -623,7 +623,7 @@ class _Reader:
                 return k, k + n
         return None
 
-    def _ji(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
+    def _identity(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         nxt = n[kend : kend + 1]
         inside = self.passage and self.cfg.identity + nxt in self.passage  # 即席 of the passage
@@ -635,9 +635,9 @@ class _Reader:
         if any(c in n[cs:k] for c in self.cfg.ji_as_then):  # 若无玄裳即用黄裳: "then"
             return
         if closed and n[body_end - 1] != "之" and self.definition_ok(kend, body_end):
-            yield self._g(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
+            yield self._gloss(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
         elif w := self._lexicon_word(kend, body_end, n[t[0] : t[1]]):
-            yield self._g(t, w, "A即B")
+            yield self._gloss(t, w, "A即B")
 
     def parallel(self, d0: int, k: int, after: int, limit: int) -> int:
         """In a list of names (一辞曰礼再辞曰固, 凡服上曰衰下曰裳) a definition is as long as
@@ -654,7 +654,7 @@ class _Reader:
             return k - len(nxt)
         return d0
 
-    def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
+    def _naming(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
         """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
         n = self.norm
         if k == cs or n[k - 1] in self.cfg.not_before_naming:
@@ -698,10 +698,10 @@ class _Reader:
             return
         if self.definition_ok(d0, k) and k - d0 <= self.cfg.max_named_definition:
             pattern = f"B{word}A"
-            yield self._g(t, (d0, k), pattern)
+            yield self._gloss(t, (d0, k), pattern)
             for w in self.cfg.also_named:  # 八尺曰仞亦曰寻
                 if n.startswith(w, t[1]) and (t2 := self.term_after(t[1] + len(w), body_end)):
-                    yield self._g(t2, (d0, k), pattern)
+                    yield self._gloss(t2, (d0, k), pattern)
 
 
 def find_glosses(text: str, voices: list[Voice] | None = None, passage: str = "") -> list[Gloss]:

@@ -38,7 +38,7 @@ class ActEmitter:
     chapter_acts: list[_Done] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.g = self.minter.graph("acts")
+        self.graph = self.minter.graph("acts")
 
     def new_chapter(self) -> None:
         self.chapter_acts = []
@@ -58,7 +58,7 @@ class ActEmitter:
                 order += 1
                 yield from self._evidence(node, act, section, order, unit, text)
                 if previous is not None:
-                    yield previous, LJ.nextAct, node, self.g
+                    yield previous, LJ.nextAct, node, self.graph
                 previous = node
                 yield from self._participants(node, act, rite)
                 yield from self._circumstances(node, act, nodes)
@@ -69,31 +69,31 @@ class ActEmitter:
         self, node: URIRef, act: Act, section: URIRef, order: int, unit: URIRef, text: str
     ) -> Iterator[Quad]:
         """What the act is, where it is read, and its label."""
-        g = self.g
-        yield node, RDF.type, LJ.RitualAct, g
-        yield node, LJ.actionType, self.minter.vocab(act.action_iri), g
-        yield node, LJ.inSection, section, g
-        yield node, LJ.order, integer(order), g
-        yield node, LJ.evidence, unit, g
-        yield node, LJ.evidenceText, zh(text[act.start : act.end]), g
-        yield node, LJ.charStart, integer(act.start), g
-        yield node, LJ.charEnd, integer(act.end), g
+        graph = self.graph
+        yield node, RDF.type, LJ.RitualAct, graph
+        yield node, LJ.actionType, self.minter.vocab(act.action_iri), graph
+        yield node, LJ.inSection, section, graph
+        yield node, LJ.order, integer(order), graph
+        yield node, LJ.evidence, unit, graph
+        yield node, LJ.evidenceText, zh(text[act.start : act.end]), graph
+        yield node, LJ.charStart, integer(act.start), graph
+        yield node, LJ.charEnd, integer(act.end), graph
         label = "".join(act.agents) + "·" + act.action_form
         if act.patients:
             label += "·" + "".join(act.patients)
-        yield node, RDFS.label, zh(normalize(label)), g
+        yield node, RDFS.label, zh(normalize(label)), graph
 
     def _participants(self, node: URIRef, act: Act, rite: URIRef | None) -> Iterator[Quad]:
         """Agents, patients and places, with the relations derived from them."""
-        g = self.g
+        graph = self.graph
         agents = [self.minter.vocab(a) for a in act.agent_iris]
         for agent in agents:
-            yield node, LJ.agent, agent, g
+            yield node, LJ.agent, agent, graph
             if rite is not None:
                 yield from self._derive(rite, LJ.involves, agent, node)
         for patient in act.patient_iris:
             thing = self.minter.vocab(patient)
-            yield node, LJ.patient, thing, g
+            yield node, LJ.patient, thing, graph
             if "/object/" in patient:
                 for agent in agents:
                     yield from self._derive(agent, LJ.handles, thing, node)
@@ -102,27 +102,27 @@ class ActEmitter:
             link = LJ.movesTo if relation == "destination" else LJ.standsAt
             for place in places:
                 spot = self.minter.vocab(place)
-                yield node, prop, spot, g
+                yield node, prop, spot, graph
                 if relation != "source":
                     for agent in agents:
                         yield from self._derive(agent, link, spot, node)
 
     def _circumstances(self, node: URIRef, act: Act, nodes: list[URIRef]) -> Iterator[Quad]:
         """Facing, condition, command and back-reference; ``nodes``: the unit's acts."""
-        g = self.g
+        graph = self.graph
         if act.agent_note and not act.agent_iris:
-            yield node, LJ.agentNote, en(act.agent_note), g
+            yield node, LJ.agentNote, en(act.agent_note), graph
         if act.facing:
-            yield node, LJ.facing, zh(act.facing), g
+            yield node, LJ.facing, zh(act.facing), graph
         if act.condition:
-            yield node, LJ.condition, zh(act.condition), g
+            yield node, LJ.condition, zh(act.condition), graph
         if act.commanded_by is not None:
-            yield node, LJ.commandedBy, nodes[act.commanded_by], g
+            yield node, LJ.commandedBy, nodes[act.commanded_by], graph
         if act.repeats:
-            yield node, LJ.backReference, zh(act.repeats.words), g
+            yield node, LJ.backReference, zh(act.repeats.words), graph
             target = self._repeated(act)
             if target is not None:
-                yield node, LJ.repeats, target, g
+                yield node, LJ.repeats, target, graph
 
     def _repeated(self, act: Act) -> URIRef | None:
         """The earlier act of the chapter a back-reference names (the reader says which:
@@ -138,22 +138,22 @@ class ActEmitter:
 
     def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> Iterator[Quad]:
         self.derived.add((str(s), str(p), str(o)))
-        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.g
+        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.graph
 
     def _statement(self, s: str, p: str, o: str) -> URIRef:
         name = p.rsplit("#", 1)[-1]
         return self.minter.iri(f"derived/{name}/{_tail(s)}/{_tail(o)}")
 
     def derived_quads(self) -> Iterator[Quad]:
-        g = self.g
+        graph = self.graph
         for s, p, o in sorted(self.derived):
             s_, p_, o_ = URIRef(s), URIRef(p), URIRef(o)
-            yield s_, p_, o_, g
+            yield s_, p_, o_, graph
             node = self._statement(s, p, o)
-            yield node, RDF.type, RDF.Statement, g
-            yield node, RDF.subject, s_, g
-            yield node, RDF.predicate, p_, g
-            yield node, RDF.object, o_, g
+            yield node, RDF.type, RDF.Statement, graph
+            yield node, RDF.subject, s_, graph
+            yield node, RDF.predicate, p_, graph
+            yield node, RDF.object, o_, graph
             self.stats["derived relations"] = self.stats.get("derived relations", 0) + 1
 
 
