@@ -33,8 +33,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kg.queries import list_queries, with_values  # noqa: E402
+from kg.rdf.prefixes import PREFIXES, data_prefixes  # noqa: E402
 from kg.resources import default_store  # noqa: E402
-from kg.store import PREFIXES, data_prefixes, dump_to, open_store, store_base  # noqa: E402
+from kg.store import dump_to, open_store, store_base  # noqa: E402
 from kg.text.normalize import normalize  # noqa: E402
 
 JSON = "application/sparql-results+json"

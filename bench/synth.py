@@ -35,8 +35,8 @@ sys.path.insert(0, str(ROOT))
 
 from kg.readers import read, source_files  # noqa: E402
 from kg.readers.placement import MANIFEST, load_manifest  # noqa: E402
-from kg.readers.structure import chinese_number  # noqa: E402
 from kg.text.catalog import LJ, load_catalog  # noqa: E402
+from kg.text.numerals import parse_numeral  # noqa: E402
 
 DIGITS = "〇一二三四五六七八九"
 
@@ -149,7 +149,7 @@ def generate(seeds: Path, out: Path, times: int) -> tuple[Path, Path]:
                     rite = catalog.rite_for_title(title)
                     assert rite is not None
                     title = copy_title(catalog.rites[rite].label, k)
-                assert chinese_number(chinese(juan)) == juan
+                assert parse_numeral(chinese(juan)) == juan
                 lines.append(f'["{name}"]\njuan = {juan}\nchapter = "{title}"\n')
     (corpus / MANIFEST).write_text("\n".join(lines), encoding="utf-8")
     tomllib.loads((corpus / MANIFEST).read_text(encoding="utf-8"))  # fail here, not in kg

@@ -29,4 +29,16 @@ class StoreError(KgError):
 
 
 class QueryError(KgError):
-    """A SPARQL query that cannot be parsed or run."""
+    """A query the client got wrong (a bad IRI, format or binding): HTTP 400."""
+
+    http_status = 400
+
+
+class QuerySyntaxError(QueryError):
+    """SPARQL that does not parse."""
+
+
+class QueryFailed(QueryError):
+    """A query that parsed but failed while running (a read error, a limit): ours, HTTP 500."""
+
+    http_status = 500

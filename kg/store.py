@@ -18,49 +18,21 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 import pyoxigraph as ox
 
 from kg.build.phases import Phases
-from kg.errors import QueryError, StoreError
+from kg.errors import QueryError, QueryFailed, QuerySyntaxError, StoreError
+from kg.rdf import formats
 from kg.rdf.namespaces import DEFAULT_BASE, LJ
+from kg.rdf.prefixes import PREFIXES, data_prefixes
 
-PREFIXES = {
-    "lj": str(LJ),
-    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
-    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
-    "xsd": "http://www.w3.org/2001/XMLSchema#",
-    "owl": "http://www.w3.org/2002/07/owl#",
-    "skos": "http://www.w3.org/2004/02/skos/core#",
-    "dcterms": "http://purl.org/dc/terms/",
-    "prov": "http://www.w3.org/ns/prov#",
-    "foaf": "http://xmlns.com/foaf/0.1/",
-    "crm": "http://www.cidoc-crm.org/cidoc-crm/",
+# the registry's formats as Oxigraph's
+OX_RESULTS = {
+    f.name: getattr(ox.QueryResultsFormat, f.oxigraph) for f in formats.RESULT_FORMATS.values()
 }
-
-
-def data_prefixes(base: str) -> dict[str, str]:
-    """Prefixes for data IRIs under a base (ljd: for text units, one per vocabulary)."""
-    out = {"ljd": base}
-    for name in ("rite", "person", "role", "object", "place", "action", "work", "graph", "source"):
-        out[name] = f"{base}{name}/"
-    return out
-
-
-RESULT_FORMATS = {
-    "json": ox.QueryResultsFormat.JSON,
-    "xml": ox.QueryResultsFormat.XML,
-    "csv": ox.QueryResultsFormat.CSV,
-    "tsv": ox.QueryResultsFormat.TSV,
-}
-RDF_FORMATS = {
-    "turtle": ox.RdfFormat.TURTLE,
-    "ntriples": ox.RdfFormat.N_TRIPLES,
-    "nquads": ox.RdfFormat.N_QUADS,
-    "trig": ox.RdfFormat.TRIG,
-    "rdfxml": ox.RdfFormat.RDF_XML,
-    "jsonld": ox.RdfFormat.JSON_LD,
-}
+OX_RDF = {f.name: getattr(ox.RdfFormat, f.oxigraph) for f in formats.RDF_FORMATS.values()}
 
 
 # -- terms ------------------------------------------------------------------------------------
@@ -265,9 +237,9 @@ def run_query(
             use_default_graph_as_union=True,
         )
     except SyntaxError as e:
-        raise QueryError(f"SPARQL syntax error: {_one_line(str(e))}") from None
+        raise QuerySyntaxError(f"SPARQL syntax error: {_one_line(str(e))}") from None
     except OSError as e:
-        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+        raise QueryFailed(f"query failed: {_one_line(str(e))}") from None
 
 
 def _one_line(s: str) -> str:
@@ -278,12 +250,12 @@ def serialize_results(results: object, fmt: str, prefixes: dict[str, str] | None
     """SELECT/ASK results in a SPARQL results format, or graph results in an RDF format
     (Turtle and TriG abbreviated with ``prefixes``)."""
     if isinstance(results, ox.QueryTriples):
-        if fmt not in RDF_FORMATS:
-            raise QueryError(f"graph results need an RDF format ({', '.join(RDF_FORMATS)})")
-        return ox.serialize(results, format=RDF_FORMATS[fmt], prefixes=prefixes) or b""
-    if fmt not in RESULT_FORMATS:
-        raise QueryError(f"SELECT/ASK results need one of: table, {', '.join(RESULT_FORMATS)}")
-    return results.serialize(format=RESULT_FORMATS[fmt]) or b""  # type: ignore[union-attr]
+        if fmt not in OX_RDF:
+            raise QueryError(f"graph results need an RDF format ({', '.join(OX_RDF)})")
+        return ox.serialize(results, format=OX_RDF[fmt], prefixes=prefixes) or b""
+    if fmt not in OX_RESULTS:
+        raise QueryError(f"SELECT/ASK results need one of: table, {', '.join(OX_RESULTS)}")
+    return results.serialize(format=OX_RESULTS[fmt]) or b""  # type: ignore[union-attr]
 
 
 def is_boolean(results: object) -> bool:
@@ -294,37 +266,47 @@ def is_graph(results: object) -> bool:
     return isinstance(results, ox.QueryTriples)
 
 
-def rows(results: ox.QuerySolutions) -> tuple[list[str], Iterator[list[object | None]]]:
+def rows(results: ox.QuerySolutions) -> tuple[list[str], Iterator[list[Cell | None]]]:
     """Variable names and rows of plain values: (kind, value, lang-or-datatype) per cell."""
     names = [v.value for v in results.variables]
 
-    def it() -> Iterator[list[object | None]]:
+    def it() -> Iterator[list[Cell | None]]:
         for sol in results:
             yield [_cell(sol[n]) for n in names]
 
     return names, it()
 
 
-def _cell(t: object) -> tuple[str, str, str | None] | None:
+class Cell(NamedTuple):
+    """One value of a result row, free of pyoxigraph. kind (str): iri, bnode, literal or
+    other. value (str): the IRI, label or lexical form. tag (str | None): a literal's
+    language, else its datatype IRI."""
+
+    kind: str
+    value: str
+    tag: str | None = None
+
+
+def _cell(t: object) -> Cell | None:
     if t is None:
         return None
     if isinstance(t, ox.NamedNode):
-        return ("iri", t.value, None)
+        return Cell("iri", t.value)
     if isinstance(t, ox.BlankNode):
-        return ("bnode", t.value, None)
+        return Cell("bnode", t.value)
     if isinstance(t, ox.Literal):
-        return ("literal", t.value, t.language or t.datatype.value)
-    return ("other", str(t), None)
+        return Cell("literal", t.value, t.language or t.datatype.value)
+    return Cell("other", str(t))
 
 
 def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:
     """Everything (or one named graph) in an RDF format."""
-    if fmt not in RDF_FORMATS:
-        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
-    kwargs: dict[str, object] = {"format": RDF_FORMATS[fmt]}
+    if fmt not in OX_RDF:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(OX_RDF)})")
+    kwargs: dict[str, object] = {"format": OX_RDF[fmt]}
     if graph:
         kwargs["from_graph"] = ox.NamedNode(graph)
-    elif RDF_FORMATS[fmt] in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.RDF_XML):
+    elif OX_RDF[fmt] in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.RDF_XML):
         kwargs["from_graph"] = ox.DefaultGraph()
     return store.dump(**kwargs) or b""  # type: ignore[arg-type]
 
@@ -335,9 +317,9 @@ def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:
 def reserialize_nquads(nquads: bytes, fmt: str, prefixes: dict[str, str] | None = None) -> bytes:
     """N-Quads text in another RDF format, in the order of its lines (which kg.export sorts
     so that builds diff well). Turtle gets the triples once each, graph names dropped."""
-    if fmt not in RDF_FORMATS:
-        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
-    f = RDF_FORMATS[fmt]
+    if fmt not in OX_RDF:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(OX_RDF)})")
+    f = OX_RDF[fmt]
     quads: Iterable[ox.Quad | ox.Triple] = ox.parse(nquads, format=ox.RdfFormat.N_QUADS)
     if not f.supports_datasets:
         quads = list(dict.fromkeys(q.triple for q in quads))  # type: ignore[union-attr]
@@ -397,9 +379,9 @@ def query_dataset(
             **kwargs,  # type: ignore[arg-type]
         )
     except SyntaxError as e:
-        raise QueryError(f"SPARQL syntax error: {_one_line(str(e))}") from None
+        raise QuerySyntaxError(f"SPARQL syntax error: {_one_line(str(e))}") from None
     except (OSError, ValueError) as e:
-        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+        raise QueryFailed(f"query failed: {_one_line(str(e))}") from None
 
 
 def serialize_capped(
@@ -413,21 +395,21 @@ def serialize_capped(
     """
     try:
         if isinstance(results, ox.QueryBoolean):
-            if fmt not in RESULT_FORMATS:
+            if fmt not in OX_RESULTS:
                 raise QueryError("ASK results need a SPARQL results format")
-            return results.serialize(format=RESULT_FORMATS[fmt]) or b"", False
+            return results.serialize(format=OX_RESULTS[fmt]) or b"", False
         if isinstance(results, ox.QueryTriples):
-            if fmt not in RDF_FORMATS:
+            if fmt not in OX_RDF:
                 raise QueryError("CONSTRUCT/DESCRIBE results need an RDF format")
             triples = list(itertools.islice(results, cap + 1) if cap is not None else results)
             cut = cap is not None and len(triples) > cap
-            body = ox.serialize(triples[:cap], format=RDF_FORMATS[fmt], prefixes=prefixes)
+            body = ox.serialize(triples[:cap], format=OX_RDF[fmt], prefixes=prefixes)
             return body or b"", cut
-        if fmt not in RESULT_FORMATS:
+        if fmt not in OX_RESULTS:
             raise QueryError("SELECT results need a SPARQL results format")
         return _capped_solutions(results, fmt, cap)  # type: ignore[arg-type]
     except (OSError, ValueError) as e:
-        raise QueryError(f"query failed: {_one_line(str(e))}") from None
+        raise QueryFailed(f"query failed: {_one_line(str(e))}") from None
 
 
 def _capped_solutions(results: ox.QuerySolutions, fmt: str, cap: int | None) -> tuple[bytes, bool]:
@@ -441,7 +423,7 @@ def _capped_solutions(results: ox.QuerySolutions, fmt: str, cap: int | None) -> 
         lines.append("\t".join("" if (t := sol[n]) is None else str(t) for n in names))
     tsv = ("\n".join(lines) + "\n").encode()
     parsed = ox.parse_query_results(tsv, format=ox.QueryResultsFormat.TSV)
-    return parsed.serialize(format=RESULT_FORMATS[fmt]) or b"", cut  # type: ignore[union-attr]
+    return parsed.serialize(format=OX_RESULTS[fmt]) or b"", cut  # type: ignore[union-attr]
 
 
 def dump_to(
@@ -449,9 +431,9 @@ def dump_to(
 ) -> None:
     """The whole store into ``output`` (a path or binary file): quads for dataset formats,
     the union of the named graphs as triples for the others (Turtle, N-Triples, RDF/XML)."""
-    if fmt not in RDF_FORMATS:
-        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(RDF_FORMATS)})")
-    f = RDF_FORMATS[fmt]
+    if fmt not in OX_RDF:
+        raise QueryError(f"unknown RDF format {fmt!r} (one of {', '.join(OX_RDF)})")
+    f = OX_RDF[fmt]
     if f.supports_datasets:  # N-Quads, TriG, JSON-LD (named graphs as @graph objects)
         store.dump(output, format=f, prefixes=prefixes)  # type: ignore[arg-type]
         return

@@ -255,7 +255,8 @@ def store_query(db: object) -> Query:
     def run(sparql: str) -> Iterable[tuple[str | None, str | None]]:
         _, body = rows(run_query(db, sparql))  # type: ignore[arg-type]
         for r in body:
-            yield (r[0][1] if r[0] else None, r[1][1] if len(r) > 1 and r[1] else None)  # type: ignore[index]
+            first, second = r[0], r[1] if len(r) > 1 else None
+            yield (first.value if first else None, second.value if second else None)
 
     return run
 

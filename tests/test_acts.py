@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg.nlp.acts import read_acts
+from kg.nlp.acts import BackReference, RepeatOf, read_acts
 
 from conftest import select
 
@@ -69,9 +69,13 @@ def test_speech_holds_no_acts() -> None:
 def test_condition_and_repeats() -> None:
     acts = read_acts("若不吉则筮远日如初仪")
     assert acts and all(a.condition == "不吉" for a in acts)
-    assert acts[-1].repeats == "如初仪"
+    assert acts[-1].repeats is not None and acts[-1].repeats.words == "如初仪"
     acts = read_acts("司马袒执弓如初升")
-    assert acts[-1].action_form == "升" and acts[-1].repeats == "如初"
+    assert acts[-1].action_form == "升" and acts[-1].repeats
+    assert acts[-1].repeats.words == "如初" and acts[-1].repeats.of == "first"
+    # 亦如之 "likewise": the act just before, said by the reader, not guessed by the emitter
+    acts = read_acts("宾降主人亦降亦如之")
+    assert acts[-1].repeats == BackReference("亦如之", RepeatOf.PREVIOUS)
 
 
 def test_plural_and_paired_agents() -> None:
@@ -192,7 +196,9 @@ def test_movement_places_and_counted_subjects() -> None:
 def test_what_is_asked_for_is_not_done() -> None:
     # written: 请射于公 asks the lord for the shooting; 请入告 goes in after asking
     acts = read_acts("司射请射于公如初")
-    assert [(a.action_form, a.patients, a.repeats) for a in acts] == [("请", ["公"], "如初")]
+    assert [(a.action_form, a.patients, a.repeats) for a in acts] == [
+        ("请", ["公"], BackReference("如初", RepeatOf.FIRST))
+    ]
     acts = read_acts("上介出请入告")
     assert [a.action_form for a in acts] == ["出", "请", "入", "告"]
 

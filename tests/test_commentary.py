@@ -12,10 +12,13 @@ from kg.build.run import build
 from kg.cli import cli
 from kg.eval import run
 from kg.nlp.citations import find_citations
+from kg.nlp.commentary_rules import load_rules
 from kg.nlp.glosses import find_glosses
 from kg.nlp.judgements import find_judgements
+from kg.nlp.lexicon import PATTERNS
 from kg.nlp.textual import find_readings
 from kg.nlp.voices import split_voices, step_labels
+from kg.nlp.wordlists import PatternError
 from kg.queries import resolve_query, with_values
 from kg.store import open_store, run_query
 
@@ -406,3 +409,23 @@ def test_gold_files_are_consistent() -> None:
                 assert 0 <= item[0] < item[1] <= len(u["text"]), u["id"]
             for a, b, c, d, term, definition in u.get("glosses", []):
                 assert u["text"][a:b] == term and u["text"][c:d] == definition, u["id"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("max_quote = 40", 'max_quote = "40"', r"\[citations\] max_quote: expected int, got str"),
+        ('finals = "也矣焉耳乎欤哉"', "", r"\[voices\] lacks 'finals'"),
+        ("min = 2", "min = 2\nmni = 3", r"\[summary\] has unknown key 'mni'"),
+    ],
+)
+def test_a_bad_commentary_pattern_file_is_named(
+    tmp_path: Path, old: str, new: str, message: str
+) -> None:
+    good = PATTERNS / "commentary.toml"
+    bad = tmp_path / "commentary.toml"
+    text = good.read_text(encoding="utf-8")
+    assert old in text
+    bad.write_text(text.replace(old, new), encoding="utf-8")
+    with pytest.raises(PatternError, match=rf"commentary\.toml: {message}"):
+        load_rules(bad)

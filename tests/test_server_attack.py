@@ -260,6 +260,6 @@ def test_unfinished_bodies_stay_within_the_budget(url: str, served: Served) -> N
     finally:
         for s in socks:
             s.close()
-    assert peak - before < 160 << 20, (before >> 20, peak >> 20)
+    assert peak - before < 256 << 20, (before >> 20, peak >> 20)  # of the 540 MB sent
     settled = until(lambda: _rss(served) - before < 48 << 20, 30, 0.5)
     assert settled, (before >> 20, peak >> 20, _rss(served) >> 20)

@@ -13,15 +13,8 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kg.store import (
-    PREFIXES,
-    data_prefixes,
-    is_boolean,
-    is_graph,
-    rows,
-    serialize_results,
-    store_base,
-)
+from kg.rdf.prefixes import PREFIXES, data_prefixes
+from kg.store import is_boolean, is_graph, rows, serialize_results, store_base
 
 if TYPE_CHECKING:  # kg.build pulls in spaCy: `kg query` should not wait for it
     from kg.build.run import BuildReport
@@ -117,10 +110,10 @@ def print_results(store: object, results: object, fmt: str) -> None:
         for cell in row:
             if cell is None:
                 cells.append("")
-            elif cell[0] == "iri":
-                cells.append(_compact(cell[1], prefixes))
+            elif cell.kind == "iri":
+                cells.append(_compact(cell.value, prefixes))
             else:
-                cells.append(cell[1])
+                cells.append(cell.value)
         table.add_row(*cells)
     Console(soft_wrap=False).print(table)
     click.echo(f"{n} row{'s' if n != 1 else ''}", err=True)

@@ -8,9 +8,10 @@ from pathlib import Path
 import click
 
 from kg.cli.options import store_option
+from kg.rdf.formats import RDF_FORMATS, RESULT_FORMATS
 from kg.text.normalize import normalize
 
-FORMATS = ["table", "json", "csv", "tsv", "xml", "turtle", "ntriples", "nquads", "jsonld", "rdfxml"]
+FORMATS = ["table", *RESULT_FORMATS, *RDF_FORMATS]  # the registry's, and a table for the terminal
 
 
 @click.command("query")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -19,6 +20,43 @@ def _size(value: str) -> int:
         raise click.BadParameter(f"{value!r} is not a size (e.g. 1M, 512k)") from None
 
 
+def _limit_options(command: Callable[..., None]) -> Callable[..., None]:
+    """What one request, one client and one worker may take."""
+    for option in reversed(
+        [
+            click.option(
+                "--max-request",
+                default="1M",
+                show_default=True,
+                help="Largest request body / query string.",
+            ),
+            click.option(
+                "--read-timeout",
+                default=10.0,
+                show_default=True,
+                type=float,
+                help="Seconds for a request's headers, then for its body.",
+            ),
+            click.option(
+                "--max-connections",
+                default=512,
+                show_default=True,
+                type=int,
+                help="Open connections.",
+            ),
+            click.option(
+                "--worker-memory",
+                default=2048,
+                show_default=True,
+                type=int,
+                help="MB of address space per worker (0: no cap).",
+            ),
+        ]
+    ):
+        command = option(command)
+    return command
+
+
 @click.command()
 @store_option
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
@@ -30,26 +68,7 @@ def _size(value: str) -> int:
     "--limit", default=10_000, show_default=True, type=int, help="Most rows or triples sent."
 )
 @click.option("--workers", default=None, type=int, help="Query worker processes [4 × CPUs].")
-@click.option(
-    "--max-request", default="1M", show_default=True, help="Largest request body / query string."
-)
-@click.option(
-    "--read-timeout",
-    default=10.0,
-    show_default=True,
-    type=float,
-    help="Seconds for a request's headers, then for its body.",
-)
-@click.option(
-    "--max-connections", default=512, show_default=True, type=int, help="Open connections."
-)
-@click.option(
-    "--worker-memory",
-    default=2048,
-    show_default=True,
-    type=int,
-    help="MB of address space per worker (0: no cap).",
-)
+@_limit_options
 @click.option("--get", "get_path", default=None, help="Answer one GET of PATH here and exit.")
 @click.option("--log-level", default="info", show_default=True, help="uvicorn log level.")
 def serve(

@@ -12,7 +12,7 @@ import click
 
 from kg.cli.options import store_option
 from kg.rdf.namespaces import DATA, SHAPES
-from kg.store import PREFIXES
+from kg.rdf.prefixes import PREFIXES, curie
 
 SHOWN = 5  # focus nodes listed per group of findings
 _SHORT = {
@@ -30,13 +30,7 @@ _TITLES = {
 
 def short(iri: str | None) -> str:
     """An IRI as a prefixed name where a usual prefix fits."""
-    if not iri:
-        return ""
-    best = max((ns for ns in _SHORT.values() if iri.startswith(ns)), key=len, default=None)
-    if best is None:
-        return iri
-    prefix = next(p for p, ns in _SHORT.items() if ns == best)
-    return f"{prefix}:{iri[len(best) :]}"
+    return curie(iri, _SHORT) if iri else ""
 
 
 def render_text(report: object, where: str) -> str:

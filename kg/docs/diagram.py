@@ -21,7 +21,7 @@ from rdflib import OWL, RDF, RDFS, Graph, Literal, URIRef
 from rdflib.namespace import SKOS
 
 from kg.rdf.namespaces import LJ
-from kg.store import PREFIXES
+from kg.rdf.prefixes import PREFIXES
 
 BOX_W, BOX_H = 156, 44
 COL_GAP, ROW_GAP = 262, 76

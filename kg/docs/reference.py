@@ -18,7 +18,7 @@ from rdflib.namespace import DCTERMS, SH, SKOS
 from rdflib.term import Node
 
 from kg.rdf.namespaces import LJ
-from kg.store import PREFIXES
+from kg.rdf.prefixes import PREFIXES, curie
 
 LAYOUT = Path(__file__).with_name("layout.toml")
 NS = str(LJ._NS)
@@ -110,14 +110,6 @@ class Docs:
 
 def load_layout(path: Path = LAYOUT) -> dict[str, Any]:
     return tomllib.loads(path.read_text(encoding="utf-8"))
-
-
-def curie(iri: str) -> str:
-    best = max((ns for ns in PREFIXES.values() if iri.startswith(ns)), key=len, default=None)
-    if best is None:
-        return iri
-    prefix = next(p for p, ns in PREFIXES.items() if ns == best)
-    return f"{prefix}:{iri[len(best) :]}"
 
 
 def _lit(g: Graph, s: Node, p: URIRef, lang: str | None = None) -> str:

@@ -14,6 +14,9 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.eval.score import Report, Score, read_jsonl
+from kg.nlp.acts import ActReader
+from kg.nlp.extract import act_items
+from kg.text.normalize import normalize
 
 RELATIONS = ("location", "source", "destination")
 
@@ -33,9 +36,6 @@ def _frame(act: dict) -> tuple:
 
 
 def _read(text: str) -> list[dict]:
-    from kg.nlp.acts import ActReader
-    from kg.nlp.extract import act_items
-    from kg.text.normalize import normalize
 
     acts = ActReader(normalize(text), act_items(text)).read()
     return [

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from kg.errors import KgError
+from kg.rdf.formats import RDF_FORMATS
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,20 @@ class Format:
 FORMATS = {
     f.name: f
     for f in (
-        Format("turtle", "rdf", ".ttl", "text/turtle", "Turtle: the union of the layers"),
-        Format("trig", "rdf", ".trig", "application/trig", "TriG: one block per named graph"),
-        Format("nquads", "rdf", ".nq", "application/n-quads", "N-Quads, lines sorted"),
-        Format(
-            "jsonld", "rdf", ".jsonld", "application/ld+json", "JSON-LD with the lijing @context"
+        *(
+            Format(
+                name,
+                "rdf",
+                f".{RDF_FORMATS[name].suffix}",
+                RDF_FORMATS[name].media_type,
+                description,
+            )
+            for name, description in (
+                ("turtle", "Turtle: the union of the layers"),
+                ("trig", "TriG: one block per named graph"),
+                ("nquads", "N-Quads, lines sorted"),
+                ("jsonld", "JSON-LD with the lijing @context"),
+            )
         ),
         Format("graphml", "graph", ".graphml", "application/graphml+xml", "GraphML (Gephi, yEd)"),
         Format("gexf", "graph", ".gexf", "application/gexf+xml", "GEXF 1.2 (Gephi)"),

@@ -24,8 +24,8 @@ from typing import Any
 from rdflib import OWL, RDF, RDFS, XSD, Graph, URIRef
 
 from kg.rdf.namespaces import DEFAULT_BASE, LJ
+from kg.rdf.prefixes import PREFIXES, curie
 from kg.resources import ontology_dir
-from kg.store import PREFIXES
 
 CONTEXT_FILE = "context.jsonld"
 _EXTERNAL = Path(__file__).with_name("context.toml")
@@ -38,13 +38,6 @@ def context_path() -> Path:
 def load_context() -> dict[str, Any]:
     """The published context document (``{"@context": {...}}``)."""
     return json.loads(context_path().read_text(encoding="utf-8"))
-
-
-def _curie(iri: URIRef) -> str:
-    for prefix, ns in PREFIXES.items():
-        if str(iri).startswith(ns):
-            return f"{prefix}:{str(iri)[len(ns) :]}"
-    return str(iri)
 
 
 def derive_context(ontology: Graph | None = None) -> dict[str, Any]:
@@ -60,15 +53,15 @@ def derive_context(ontology: Graph | None = None) -> dict[str, Any]:
         name = str(s)[len(ns) :]
         types = set(ontology.objects(s, RDF.type))
         if OWL.ObjectProperty in types:
-            terms[name] = {"@id": _curie(s), "@type": "@id"}
+            terms[name] = {"@id": curie(str(s)), "@type": "@id"}
         elif OWL.DatatypeProperty in types:
             rng = ontology.value(s, RDFS.range)
             if rng is not None and str(rng).startswith(str(XSD)) and rng != XSD.string:
-                terms[name] = {"@id": _curie(s), "@type": _curie(rng)}
+                terms[name] = {"@id": curie(str(s)), "@type": curie(str(rng))}
             else:
-                terms[name] = _curie(s)
+                terms[name] = curie(str(s))
         else:
-            terms[name] = _curie(s)
+            terms[name] = curie(str(s))
     external = tomllib.loads(_EXTERNAL.read_text(encoding="utf-8"))["terms"]
     for name, spec in external.items():
         if name in terms:

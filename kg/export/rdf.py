@@ -24,7 +24,8 @@ from typing import Any
 from rdflib import BNode, Dataset
 
 from kg.export.context import load_context
-from kg.store import PREFIXES, data_prefixes, dump, reserialize_nquads, store_base
+from kg.rdf.prefixes import PREFIXES, data_prefixes
+from kg.store import dump, reserialize_nquads, store_base
 
 RDF_FORMATS = ("turtle", "trig", "nquads", "jsonld")
 _BLANK = re.compile(r"(?:^| )_:")

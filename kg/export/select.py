@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from kg.errors import KgError
-from kg.store import PREFIXES, graph_counts, rows, run_query, store_base
+from kg.rdf.prefixes import PREFIXES
+from kg.store import graph_counts, rows, run_query, store_base
 from kg.text.normalize import normalize
 
 

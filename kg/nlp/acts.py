@@ -11,37 +11,30 @@ becomes an act; the subject carries over from clause to clause until a new one a
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from enum import StrEnum
 from typing import TypeVar
 
-from kg.nlp.lexicon import PATTERNS
+from kg.nlp.act_grammar import Item, grammar
+from kg.nlp.extract import act_items
+from kg.nlp.lexicon import load_lexicon
+from kg.text.numerals import COUNT_CHARS
 
 K = TypeVar("K", bound=Hashable)
 
-COUNTS = frozenset("一二三四五六七八九十")
-ORIENTED = frozenset("括首面上")  # 楅北括: arrows laid notch to the north, not a spot north of it
-NEAR = frozenset("当及")
-MAX_GAP = 2  # characters between an act and a thing still taken as what it handles
-DIRECTIONS = frozenset("东西南北")
-# a thing followed by these names a spot by it (荐东, 筵末, 荐右), not what is handled
-ENDS = frozenset("末端")  # 筵末, 序端: always a spot
-SPOT_WORDS = DIRECTIONS | ENDS
+
+class RepeatOf(StrEnum):
+    """Which earlier act a back-reference (如初, 亦如之) repeats."""
+
+    PREVIOUS = "previous"  # 亦如之 "likewise": the act just before
+    FIRST = "first"  # 如初: the first earlier act of the same kind, by the same agent if any
 
 
 @dataclass(frozen=True)
-class Item:
-    start: int
-    end: int
-    kind: str  # role object place action | facing prep speech repeat cond-open cond-close
-    #            plural pair joiner pronoun adverb
-    form: str
-    slug: str = ""
-    iri: str = ""
-    extra: str = ""  # prep: location|source|destination; facing: the direction
+class BackReference:
+    words: str  # 如初, 亦如之, 如初仪
+    of: RepeatOf
 
 
 @dataclass
@@ -59,7 +52,7 @@ class Act:
     places: dict[str, list[str]] = field(default_factory=dict)  # location|source|destination
     place_iris: dict[str, list[str]] = field(default_factory=dict)
     facing: str | None = None
-    repeats: str | None = None  # the words (如初, 亦如之, 如升射)
+    repeats: BackReference | None = None  # 如初, 亦如之: the act repeats an earlier one
     condition: str | None = None
     commanded_by: int | None = None  # index of the command act in the same unit
     agent_note: str | None = None  # why there is no agent, when there is none
@@ -83,141 +76,6 @@ class Act:
 SKIP = "skip"  # a preposition whose place is no act's setting
 
 
-@dataclass(frozen=True)
-class Grammar:
-    preps: dict[str, str]  # form -> location|source|destination
-    motion_to: frozenset[str]
-    motion_from: frozenset[str]
-    facings: tuple[str, ...]
-    speech: frozenset[str]
-    closing: frozenset[str]
-    commands: frozenset[str]
-    bare_commands: frozenset[str]
-    requests: frozenset[str]  # 请射: the verb after it is asked for
-    request_not: frozenset[str]  # 请入告: movements after 请 are acts
-    role_patients: frozenset[str]
-    replies: frozenset[str]
-    inanimate: frozenset[str]
-    negations: frozenset[str]
-    plural: frozenset[str]
-    anonymous: frozenset[str]
-    pair: frozenset[str]
-    joiners: frozenset[str]
-    adverbs: frozenset[str]
-    repeats: tuple[str, ...]
-    repeat_prefix: str
-    repeat_max: int
-    cond_open: frozenset[str]
-    cond_close: frozenset[str]
-    pronouns: frozenset[str]
-    align_after_act: frozenset[str]  # 当 after an act: a line-up, not a setting
-    position_after_thing: frozenset[str]  # 在 after a thing: where it stands, not an act
-    measure: frozenset[str]  # 以堂深: the place is a measure
-    directions: frozenset[str]  # 筵西: a spot beside a thing
-
-
-@lru_cache(maxsize=1)
-def grammar() -> Grammar:
-    from kg.text.normalize import normalize
-
-    d = tomllib.loads((PATTERNS / "acts.toml").read_text(encoding="utf-8"))
-
-    def n(xs: list[str]) -> frozenset[str]:
-        return frozenset(normalize(x) for x in xs)
-
-    preps = {normalize(f): role for role, forms in d["prepositions"].items() for f in forms}
-    return Grammar(
-        preps=preps,
-        motion_to=n(d["motion"]["to"]),
-        motion_from=n(d["motion"]["from"]),
-        facings=tuple(sorted((normalize(f) for f in d["facing"]["forms"]), key=len, reverse=True)),
-        speech=n(d["speech"]["markers"]),
-        closing=n(d["speech"]["closing_actions"]),
-        commands=n(d["command"]["verbs"]),
-        bare_commands=n(d["command"]["bare"]),
-        requests=n(d["command"]["request"]),
-        request_not=n(d["command"]["request_not"]),
-        role_patients=n(d["role_patients"]["verbs"]),
-        replies=n(d["replies"]["verbs"]),
-        inanimate=n(d["inanimate"]["verbs"]),
-        negations=n(d["negation"]["words"]),
-        plural=n(d["agents"]["plural"]),
-        anonymous=n(d["agents"]["anonymous"]),
-        pair=n(d["agents"]["pair"]),
-        joiners=n(d["agents"]["joiners"]),
-        adverbs=n(d["agents"]["adverbs"]),
-        repeats=tuple(sorted((normalize(f) for f in d["repeat"]["forms"]), key=len, reverse=True)),
-        repeat_prefix=normalize(d["repeat"]["prefix"]),
-        repeat_max=int(d["repeat"]["max_target_chars"]),
-        cond_open=n(d["condition"]["opens"]),
-        cond_close=n(d["condition"]["closes"]),
-        pronouns=n(d["pronoun"]["object"]),
-        align_after_act=n(d["not_a_setting"]["after_act"]),
-        position_after_thing=n(d["not_a_setting"]["after_thing"]),
-        measure=n(d["not_a_setting"]["measure"]),
-        directions=n(d["relative"]["directions"]),
-    )
-
-
-@lru_cache(maxsize=1)
-def _marker_re() -> re.Pattern[str]:
-    g = grammar()
-    words = {
-        **{f: "facing" for f in g.facings},
-        **{f: "repeat" for f in g.repeats},
-        **{f: "pair" for f in g.pair},
-        **{f: "prep" for f in g.preps},
-        **{f: "speech" for f in g.speech},
-        **{f: "cond-open" for f in g.cond_open},
-        **{f: "cond-close" for f in g.cond_close},
-        **{f: "plural" for f in g.plural},
-        **{f: "anonymous" for f in g.anonymous},
-        **{f: "joiner" for f in g.joiners},
-        **{f: "pronoun" for f in g.pronouns},
-        **{f: "adverb" for f in g.adverbs},
-    }
-    alternation = "|".join(sorted(map(re.escape, words), key=len, reverse=True))
-    return re.compile(alternation)
-
-
-def _marker_kind(form: str) -> str:
-    g = grammar()
-    for kind, forms in (
-        ("facing", g.facings), ("repeat", g.repeats), ("pair", g.pair), ("prep", g.preps),
-        ("speech", g.speech), ("cond-open", g.cond_open), ("cond-close", g.cond_close),
-        ("plural", g.plural), ("anonymous", g.anonymous), ("joiner", g.joiners),
-        ("pronoun", g.pronouns),
-    ):  # fmt: skip
-        if form in forms:
-            return kind
-    return "adverb"
-
-
-def markers(text: str, taken: list[bool]) -> list[Item]:
-    """Small words in the characters no lexicon span took (each free run on its own, so
-    that 堂西南面 reads 堂西 + 南面, not 西南面)."""
-    g = grammar()
-    out = []
-    pos = 0
-    while pos < len(text):
-        if taken[pos]:
-            pos += 1
-            continue
-        end = pos
-        while end < len(text) and not taken[end]:
-            end += 1
-        for m in _marker_re().finditer(text, pos, end):
-            kind = _marker_kind(m.group())
-            extra = ""
-            if kind == "facing":
-                extra = m.group()[:-1]
-            elif kind == "prep":
-                extra = g.preps[m.group()]
-            out.append(Item(m.start(), m.end(), kind, m.group(), extra=extra))
-        pos = end
-    return out
-
-
 class ActReader:
     """Reads one unit; ``carry`` is the subject handed on from the previous unit, ``known``
     the roles already acting in the section (a speech ends when one of them acts)."""
@@ -231,14 +89,14 @@ class ActReader:
     ) -> None:
         self.text = text
         self.items = sorted(items, key=lambda i: (i.start, -i.end))
-        self.g = grammar()
+        self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
         self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
         self.acts: list[Act] = []
         self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
         self.pending_facing: str | None = None
-        self.pending_repeat: str | None = None
+        self.pending_repeat: BackReference | None = None
         self.pending_patients: list[Item] = []  # 以X before the verb: its instrument
         self.things: list[Item] = []  # things that are the subject (匕俎从设)
         self.prep: str | None = None
@@ -276,7 +134,7 @@ class ActReader:
         k = j + 1
         while k < len(self.items):
             x = self.items[k]
-            comparison = x.kind == "role" and self.items[k - 1].form == "如"
+            comparison = x.kind == "role" and self.items[k - 1].form in self.grammar.comparison
             count = x.kind == "anonymous" and k == j + 1 and x.start == self.items[j].end
             if (
                 x.kind in ("object", "pronoun", "adverb", "plural", "joiner")
@@ -303,7 +161,7 @@ class ActReader:
         nxt = self._next_solid(self._group_end(i))
         while nxt is not None and nxt.kind in ("prep", "place"):
             nxt = self._next_solid(self.items.index(nxt))
-        return nxt is not None and nxt.kind == "action" and nxt.form in self.g.closing
+        return nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.closing
 
     def _follows_last(self, it: Item) -> bool:
         """The verb comes right after the previous act's verb (从设)."""
@@ -326,7 +184,7 @@ class ActReader:
         while i < len(self.items):
             it = self.items[i]
             if self.in_speech:
-                closes = it.kind == "action" and it.form in self.g.closing
+                closes = it.kind == "action" and it.form in self.grammar.closing
                 speaker = (
                     it.kind == "role"
                     and self._subject_here(i)
@@ -346,48 +204,62 @@ class ActReader:
 
     # -- handlers --------------------------------------------------------------------------
 
+    def _item(self, k: int) -> Item | None:
+        return self.items[k] if 0 <= k < len(self.items) else None
+
     def on_role(self, i: int, it: Item) -> int | None:
         if self._genitive(i):
             return self._group_end(i) + 1  # skip the roles and 之
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        nxt = self._item(i + 1)
         if (
             nxt is not None
             and nxt.kind == "pronoun"
             and nxt.start == it.end
-            and self.text[nxt.end : nxt.end + 1] in DIRECTIONS
+            and self.text[nxt.end : nxt.end + 1] in self.grammar.spot_directions
         ):
             return i + 1  # 由司射之西: where, not who
         before = self.text[it.start - 1 : it.start]
-        if before in ("如",) or (before in COUNTS and self._next_role_adjacent(i)):
+        if before in self.grammar.comparison or (
+            before in COUNT_CHARS and self._next_role_adjacent(i)
+        ):
             return None  # 如主人之服, 工四人二瑟小臣…: a comparison or a count, not who acts
         act = self.current
-        adjacent = act is not None and it.start == act.verb[1]
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
-        if adjacent and nxt is not None and nxt.kind == "object" and nxt.start == it.end:
-            return None  # 燅尸俎: whose stand it is; the stand is what is warmed
+        if act is not None and it.start == act.verb[1] and self._role_acted_on(i, it, act):
+            return None
+        return self._role_in_clause(i, it, act)
+
+    def _role_acted_on(self, i: int, it: Item, act: Act) -> bool:
+        """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
+        nxt = self._item(i + 1)
+        if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
+            return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        replied = ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies
-        if adjacent and replied:
-            adjacent = False  # 主人再拜宾答再拜: the guest answers, he is the next subject
-        if adjacent and act.action_form in self.g.commands:
+        if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
+            return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
+        if act.action_form in self.grammar.commands:
             # 命弟子…: the addressee is acted on, then does what follows
             act.add_patient(it.form, it.iri)
             self._touch(it)
             self.subject = [it]
             self.command = len(self.acts) - 1
             self.known.add(it.iri)
-            return None
-        if adjacent and act.action_form in self.g.role_patients:
+            return True
+        if act.action_form in self.grammar.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
             self.known.add(it.iri)
-            if self.text[it.end : it.end + 1] == "亦":
+            if self.text[it.end : it.end + 1] in self.grammar.greets_in_turn:
                 self.subject = [it]  # 劳侯氏亦皮弁迎: the one greeted greets in turn
                 self.command = None
-            return None
-        prev = self.items[i - 1] if i > 0 else None
+            return True
+        return False
+
+    def _role_in_clause(self, i: int, it: Item, act: Act | None) -> int | None:
+        """A role not acted on by the verb before it: where, the clause's subject, or the one
+        addressed after a preposition."""
+        prev = self._item(i - 1)
         after_prep = prev is not None and prev.kind == "prep" and prev.end == it.start
-        if after_prep and self.text[it.end : it.end + 1] in DIRECTIONS:
+        if after_prep and self.text[it.end : it.end + 1] in self.grammar.spot_directions:
             return None  # 奠于尸东: where, not who
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
@@ -404,50 +276,66 @@ class ActReader:
             self._touch(it)
             self.known.add(it.iri)
             ahead = self._next_solid(i)
-            if ahead is not None and ahead.kind == "action" and ahead.form in self.g.replies:
+            if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
                 self.subject = [it]  # 告于宾宾礼辞…: the one addressed answers
                 self.command = None
         self.prep = None
         return None
 
-    def on_object(self, i: int, it: Item) -> int | None:
-        act = self.current
-        run = i  # 匕俎: a run of adjacent things
+    def _object_run(self, i: int) -> int:
+        """The last of a run of things: adjacent (匕俎) or joined by 与/及 (旌与荐俎)."""
+        run = i
         while (
             run + 1 < len(self.items)
             and self.items[run + 1].kind == "object"
             and self.items[run + 1].start == self.items[run].end
         ):
             run += 1
-        # 旌与荐俎: things joined by 与/及 are one run too
         while (
             run + 2 < len(self.items)
             and self.items[run + 1].kind == "joiner"
             and self.items[run + 2].kind == "object"
         ):
             run += 2
-        nxt = self.items[run + 1] if run + 1 < len(self.items) else None
+        return run
+
+    def on_object(self, i: int, it: Item) -> int | None:
+        run = self._object_run(i)
+        if self._things_open_clause(i, it, run):
+            return run
+        act = self.current
+        if act is None or self.clause_start is not None:
+            self._start(it.start)  # what a new subject wears or holds, not what the last act took
+            return None
+        self._object_of_act(run, it, act)
+        return None
+
+    def _things_open_clause(self, i: int, it: Item, run: int) -> bool:
+        """Things before a verb: a spot where the next act is, the subject of the next act
+        (匕俎从设), or what it is done with (以柶祭醴)."""
+        act = self.current
+        nxt = self._item(run + 1)
         after_verb = act is not None and (act.end == it.start or self.prep is not None)
         end = self.items[run].end
         if (
             run == i
             and not after_verb
-            and self.text[end : end + 1] in self.g.directions
+            and self.text[end : end + 1] in self.grammar.directions
             and not (nxt is not None and nxt.start == end and nxt.kind in ("facing", "place"))
         ):
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
-            return run
-        prev = self.items[i - 1] if i > 0 else None
-        instrument = prev is not None and prev.form == "以"
+            return True
+        prev = self._item(i - 1)
+        instrument = prev is not None and prev.form in self.grammar.instrument
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
-        next_verb = nxt is not None and nxt.kind == "action" and nxt.start == self.items[run].end
-        inanimate = next_verb and nxt.form in self.g.inanimate  # 奠从, 烛从
+        next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
+        inanimate = next_verb and nxt.form in self.grammar.inanimate  # 奠从, 烛从
         if (
             (clause_edge or inanimate)
             and next_verb
             and (
                 not after_verb
-                or (inanimate and act is not None and act.action_form in self.g.inanimate)
+                or (inanimate and act is not None and act.action_form in self.grammar.inanimate)
             )
             and not instrument
             and not self.clause_subject
@@ -459,16 +347,21 @@ class ActReader:
             self.command = None
             self.things = [x for x in self.items[i : run + 1] if x.kind == "object"]
             self._start(it.start)
-            return run
+            return True
         if instrument and nxt is not None and nxt.kind == "action":
             # 以柶祭醴, 以旌与荐俎退: what the act is done with
             self.pending_patients.extend(x for x in self.items[i : run + 1] if x.kind == "object")
             self._start(prev.start)
-            return run
-        if act is None or self.clause_start is not None:
-            self._start(it.start)  # what a new subject wears or holds, not what the last act took
-            return None
-        if self.prep is None and act.verb[1] == it.start and act.action_form in self.g.motion_to:
+            return True
+        return False
+
+    def _object_of_act(self, run: int, it: Item, act: Act) -> None:
+        """A thing after the current act: where it goes, a spot, or what it handles."""
+        if (
+            self.prep is None
+            and act.verb[1] == it.start
+            and act.action_form in self.grammar.motion_to
+        ):
             # 适侯: the target is where one goes — the place of that name, if there is one
             place = _place_named(it.form)
             if place is not None:
@@ -476,30 +369,32 @@ class ActReader:
                 self._touch(it)
                 return
         after = self.text[it.end : it.end + 2]
-        orientation = after[:1] in DIRECTIONS and after[1:2] in ORIENTED
+        orientation = (
+            after[:1] in self.grammar.spot_directions and after[1:2] in self.grammar.oriented
+        )
         adjacent = act.verb[1] == it.start
         if (
-            (after[:1] in ENDS)
-            or (not adjacent and (after[:1] in SPOT_WORDS and not orientation))
-            or (after[:1] == "之" and after[1:] in DIRECTIONS)
+            (after[:1] in self.grammar.spot_ends)
+            or (not adjacent and (after[:1] in self.grammar.spot_words and not orientation))
+            or (after[:1] in self.grammar.genitive and after[1:] in self.grammar.spot_directions)
         ):
             self._touch(it)  # 立于尊南, 筵末坐, 所设楅之南: the thing only says where
             self.prep = None
-            return None
+            return
+        nxt = self._item(run + 1)
         if nxt is not None and nxt.kind == "pronoun" and nxt.start == it.end:
-            after_pron = self.items[run + 2] if run + 2 < len(self.items) else None
+            after_pron = self._item(run + 2)
             if after_pron is not None and after_pron.kind == "object":
-                return None  # 二尊之盖幂: whose lid; the lid is what is handled
+                return  # 二尊之盖幂: whose lid; the lid is what is handled
         before = self.text[it.start - 1 : it.start]
-        if before in NEAR:
+        if before in self.grammar.near:
             self._touch(it)  # 进当楅, 揖及楅: where one stands or arrives, not what one handles
             self.prep = None
-            return None
-        if it.start - act.end > MAX_GAP and self.prep is None:
-            self._start(
-                it.start
-            )  # too far from its verb: another clause the reader has no verb for
-            return None
+            return
+        if it.start - act.end > self.grammar.max_gap and self.prep is None:
+            # too far from its verb: another clause the reader has no verb for
+            self._start(it.start)
+            return
         act.add_patient(it.form, it.iri)  # also 加于楅, 奠于篚: the thing it is put on or in
         self._touch(it)
         self.prep = None
@@ -512,7 +407,7 @@ class ActReader:
         nxt = self._next_solid(i)
         before_verb = nxt is not None and nxt.kind in ("action", "facing")
         prev = self.items[i - 1] if i > 0 else None
-        measure = prev is not None and prev.end == it.start and prev.form in self.g.measure
+        measure = prev is not None and prev.end == it.start and prev.form in self.grammar.measure
         if self.prep == SKIP or measure:
             self.prep = None
             return
@@ -524,7 +419,7 @@ class ActReader:
             self._touch(it)
         elif act is not None and act.verb[1] == it.start:
             # right after the verb: where a movement goes, or where the act is done
-            role = "destination" if act.action_form in self.g.motion_to else "location"
+            role = "destination" if act.action_form in self.grammar.motion_to else "location"
             act.add_place(role, it.form, it.iri)
             self._touch(it)
         elif before_verb or act is None:
@@ -543,18 +438,20 @@ class ActReader:
         sets_next = after is not None and after.kind in ("facing", "action")  # 入当牖北面彻
         if (
             act is not None
-            and it.form in self.g.align_after_act
+            and it.form in self.grammar.align_after_act
             and act.verb[1] == it.start
-            and (act.action_form in self.g.motion_to or not sets_next)
+            and (act.action_form in self.grammar.motion_to or not sets_next)
         ):
             # 进当楅南: where the movement ends; 立当X: where the act is
-            self.prep = "destination" if act.action_form in self.g.motion_to else "location"
+            self.prep = "destination" if act.action_form in self.grammar.motion_to else "location"
             self._touch(it)
             return
         if (
-            act is not None and it.form in self.g.align_after_act and self.clause_start is None
+            act is not None
+            and it.form in self.grammar.align_after_act
+            and self.clause_start is None
         ) or (
-            it.form in self.g.position_after_thing
+            it.form in self.grammar.position_after_thing
             and prev is not None
             and prev.kind == "object"
             and prev.end == it.start
@@ -573,7 +470,7 @@ class ActReader:
         )
         if (
             act is not None
-            and it.start - act.end <= MAX_GAP
+            and it.start - act.end <= self.grammar.max_gap
             and self.clause_start is None
             and not leads_in
         ):
@@ -598,16 +495,16 @@ class ActReader:
         if self.condition_until is not None and it.start < self.condition_until:
             return  # 若君赐之爵则…: what the condition says is not an act
         prev = self.items[i - 1] if i > 0 else None
-        if prev is not None and prev.end == it.start and prev.form in self.g.negations:
+        if prev is not None and prev.end == it.start and prev.form in self.grammar.negations:
             return  # 不升堂: not done
-        if self.text[it.start - 1 : it.start] == "所":
+        if self.text[it.start - 1 : it.start] in self.grammar.not_an_act_after:
             return  # 所设中之西南: where it was set, not an act
         last = self.current
         if (
             last is not None
             and last.verb[1] == it.start
-            and last.action_form in self.g.requests
-            and it.form not in self.g.request_not
+            and last.action_form in self.grammar.requests
+            and it.form not in self.grammar.request_not
             and self.clause_start is None
         ):
             last.end = it.end  # 请射于宾: what is asked for belongs to the request
@@ -630,8 +527,8 @@ class ActReader:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
             act.add_place(role, place.form, place.iri)
-        for patient in _implied_patients(it):
-            act.add_patient(*patient)
+        for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
+            act.add_patient(thing.form, thing.iri)
         for thing in self.pending_patients:
             act.add_patient(thing.form, thing.iri)
         self.pending_patients = []
@@ -648,7 +545,7 @@ class ActReader:
         self.clause_subject = False
         self.acts.append(act)
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
-        if it.form in self.g.bare_commands and nxt is not None and nxt.kind == "action":
+        if it.form in self.grammar.bare_commands and nxt is not None and nxt.kind == "action":
             self.subject = []  # 命退楅: those commanded are not named
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
@@ -672,11 +569,11 @@ class ActReader:
 
     def on_pair(self, i: int, it: Item) -> None:
         # X与其耦: the partner acts too
-        from kg.nlp.lexicon import load_lexicon
-
-        for e in load_lexicon().entries.get("耦", ()):
-            if e.type == "role":
-                self.subject = [*self.subject, Item(it.start, it.end, "role", "耦", e.slug, e.iri)]
+        partner = self.grammar.partner
+        for entry in load_lexicon().entries.get(partner, ()):
+            if entry.type == "role":
+                role = Item(it.start, it.end, "role", partner, entry.slug, entry.iri)
+                self.subject = [*self.subject, role]
 
     def on_speech(self, i: int, it: Item) -> None:
         self._touch(it)
@@ -685,11 +582,15 @@ class ActReader:
     def on_repeat(self, i: int, it: Item) -> None:
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
         if nxt is not None and nxt.kind == "action" and nxt.start == it.end:
-            self.pending_repeat = it.form  # 如初升: the next act repeats
+            self.pending_repeat = self._back_reference(it)  # 如初升: the next act repeats
             self._start(it.start)
         elif self.current is not None:
-            self.current.repeats = it.form
+            self.current.repeats = self._back_reference(it)
             self._touch(it)
+
+    def _back_reference(self, it: Item) -> BackReference:
+        of = RepeatOf.PREVIOUS if it.form in self.grammar.repeat_previous else RepeatOf.FIRST
+        return BackReference(it.form, of)
 
     def on_cond_open(self, i: int, it: Item) -> None:
         close = next((x for x in self.items[i + 1 :] if x.kind == "cond-close"), None)
@@ -715,23 +616,14 @@ class ActReader:
 
 
 def _place_named(form: str) -> str | None:
-    from kg.nlp.lexicon import load_lexicon
-
-    for e in load_lexicon().entries.get(form, ()):
-        if e.type == "place":
-            return e.iri
+    for entry in load_lexicon().entries.get(form, ()):
+        if entry.type == "place":
+            return entry.iri
     return None
-
-
-def _implied_patients(it: Item) -> list[tuple[str, str]]:
-    """Objects an action word swallowed (决遂 → 决, 遂; 取矢 → 矢): still what it handles."""
-    return [tuple(x.split("\t", 1)) for x in it.extra.split("\n") if x] if it.extra else []
 
 
 def read_acts(text: str, carry: list[Item] | None = None) -> list[Act]:
     """Acts of one unit of the classic (for tests and doctests: runs the whole pipeline)."""
-    from kg.nlp.extract import act_items
-
     return ActReader(text, act_items(text), carry).read()
 
 

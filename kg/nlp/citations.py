@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from kg.nlp.commentary_rules import _alternation, load_rules
+from kg.nlp.commentary_rules import load_rules
 from kg.nlp.voices import Voice
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
 
 
@@ -34,14 +35,14 @@ class Citation:
 @lru_cache(maxsize=1)
 def _citing_re() -> re.Pattern[str]:
     rules = load_rules()
-    verbs = _alternation(rules.section("citations")["verbs"])
-    return re.compile(f"(?P<work>{_alternation(rules.works)})(?P<verb>{verbs})")
+    verbs = alternation(rules.patterns.citations.verbs)
+    return re.compile(f"(?P<work>{alternation(rules.works)})(?P<verb>{verbs})")
 
 
 def find_citations(text: str, voices: list[Voice]) -> list[Citation]:
     norm = normalize(text)
     rules = load_rules()
-    cfg = rules.section("citations")
+    cfg = rules.patterns.citations
     out: list[Citation] = []
     for i, v in enumerate(voices):
         hits = list(_citing_re().finditer(norm, v.body_start, v.end))
@@ -70,13 +71,13 @@ def _quote(
     if start >= limit:
         return None
     end = limit
-    for closer in cfg["closers"]:
+    for closer in cfg.closers:
         k = norm.find(closer, start, limit)
         if k > start:
             end = min(end, k)
-    for i in range(start + 1, min(end, start + cfg["max_quote"])):
+    for i in range(start + 1, min(end, start + cfg.max_quote)):
         if norm[i] in rules.finals:
             return start, i + 1
     if end < limit or hard:
-        return (start, end) if end - start <= cfg["max_quote"] * 2 else None
+        return (start, end) if end - start <= cfg.max_quote * 2 else None
     return None

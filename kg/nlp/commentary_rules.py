@@ -11,11 +11,11 @@ commentator and work vocabularies: data, loaded once.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.nlp.wordlists import alternation, from_table, read_toml
 from kg.text.vocab import load_concepts
 
 PATTERNS = Path(__file__).parent / "patterns"
@@ -23,13 +23,179 @@ AUTHOR = "caidejin"
 ANONYMOUS = "anonymous"
 
 
-def _alternation(words: list[str] | set[str]) -> str:
-    return "|".join(sorted(map(re.escape, words), key=len, reverse=True))
+Words = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class VoiceWords:
+    """[voices]: who speaks which stretch of a block."""
+
+    separators: str  # separate the parts of a block
+    finals: str  # sentence-final particles
+    note: Words  # 按 …: the author's own note
+    author_resumes: Words  # 愚谓 …: the author takes the floor back
+    anonymous: Words  # 旧说 …: an anonymous earlier view
+    anonymous_anywhere: Words
+    anonymous_after: str
+    view_ends: Words  # a view ends before these (然) …
+    view_ends_unless: Words  # … unless they begin these (然则)
+    quote_verb: str  # 曰
+    not_names: Words  # 曰 after these is no person speaking
+
+
+@dataclass(frozen=True)
+class ReportWords:
+    """[reports]: the author reporting another's view (敖君善谓 …, 郑注 …)."""
+
+    verbs: Words
+    work_authors: dict[str, str]  # work slug → commentator slug
+
+
+@dataclass(frozen=True)
+class UnknownNames:
+    """[unknown]: X曰 with a name the vocabulary lacks."""
+
+    surnames: str
+    not_in_name: str
+    after: str  # besides a part's start and a final, a voice may start after these
+
+
+@dataclass(frozen=True)
+class SummaryWords:
+    """[summary]: 此X也 naming a sub-step."""
+
+    opens: str  # 此
+    closes: str  # 也
+    repeated: str
+    max_repeated: int
+    not_in_label: str
+    not_after: str
+    min: int
+    max: int
+
+
+@dataclass(frozen=True)
+class JudgementWords:
+    """[judgements]: explicit wording of accepting or rejecting a view."""
+
+    disputes: Words
+    error: str  # 误: about a character after not_before_dispute
+    not_before_dispute: str
+    endorses: Words
+    weak: Words  # count only after a reported or quoted view
+    view_suffix: str  # 敖说
+    named_gap: int
+    named_gap_not: str
+    follow: Words  # 当从郑说
+    follow_name: int
+    leads: Words  # may stand before the judgement (此说未是)
+    short_names: dict[str, str]  # 郑说 → zhengxuan
+
+
+@dataclass(frozen=True)
+class CitationWords:
+    """[citations]: a work's name and a citing word."""
+
+    verbs: Words
+    closers: Words
+    max_quote: int
+
+
+@dataclass(frozen=True)
+class GlossWords:
+    """[glosses]: which words are glossed, and how (what each key means: commentary.toml)."""
+
+    not_term_start: str
+    not_before_wei: Words
+    ji_as_then: str
+    not_before_naming: str
+    max_term: int
+    max_definition: int
+    max_definition_bare: int
+    classifiers: Words
+    whole_classifiers: Words
+    classifier_types: Words
+    not_definition_start: Words
+    not_definition_start_zhe: Words
+    not_in_definition: Words
+    not_in_definition_clause: Words
+    definition_frames: tuple[tuple[str, str], ...]
+    expansion_min_term: int
+    expansion_not_start: str
+    not_definition_final: str
+    max_run: int
+    min_inner_definition: int
+    not_definition_end: str
+    not_in_inner_definition: str
+    endings: Words
+    openers: Words
+    definition_stops: Words
+    bare_definition_stops: Words
+    named_definition_after: str
+    parallel_max: int
+    parallel_pairs: tuple[tuple[str, str], ...]
+    also_named: Words
+    second_definition_endings: Words
+    tail_finals: str
+    tail_max_definition: int
+    tail_min_before: int
+    tail_not_before: str
+    tail_not_term_types: Words
+    tail_repeat_window: int
+    tail_repeat_gap: int
+    tail_only_here: int
+    tail_lexicon: int
+    tail_min_score: int
+    not_term_end: str
+    not_terms: Words
+    naming: Words  # B曰A, B谓之A, B之谓A
+    likening: Words  # A犹B也, A犹言B, A之言B
+    identity: str  # A即B
+    meaning: str  # A谓B
+    citing: str  # 曰 / 云 after a work's name
+    max_named_term: int
+    max_named_definition: int
+    max_lexicon_word: int
+    taken_as: str  # A为B
+    taken_as_open: str
+    ji_verbs: str
+
+
+@dataclass(frozen=True)
+class AlignedReading:
+    """[aligned]: A当作B, A words of the passage."""
+
+    max_reading: int
+    not_single: str
+
+
+@dataclass(frozen=True)
+class TextualPattern:
+    """[[textual]]: one regex for a statement about the wording (校勘)."""
+
+    kind: str  # edition-error | variant | emendation | interpolation
+    regex: str
+    aligned: bool = False  # A当作B: the reading is aligned with the passage
+
+
+@dataclass(frozen=True)
+class CommentaryPatterns:
+    """The whole of ``patterns/commentary.toml``."""
+
+    voices: VoiceWords
+    reports: ReportWords
+    unknown: UnknownNames
+    summary: SummaryWords
+    judgements: JudgementWords
+    citations: CitationWords
+    glosses: GlossWords
+    aligned: AlignedReading
+    textual: tuple[TextualPattern, ...]
 
 
 @dataclass(frozen=True)
 class Rules:
-    data: dict
+    patterns: CommentaryPatterns
     names: dict[str, str]  # every form of a commentator's name (≥ 2 chars) → slug
     labels: dict[str, str]  # slug → preferred label
     works: dict[str, str]  # every form of a cited work → slug
@@ -40,20 +206,20 @@ class Rules:
     note_re: re.Pattern[str]
     resume_re: re.Pattern[str]
     anon_re: re.Pattern[str]
-    separators: str
-    finals: str
 
-    def section(self, name: str) -> dict:
-        return self.data[name]
+    @property
+    def separators(self) -> str:
+        return self.patterns.voices.separators
+
+    @property
+    def finals(self) -> str:
+        return self.patterns.voices.finals
 
 
 @lru_cache(maxsize=2)
 def load_rules(path: Path | None = None) -> Rules:
     path = path or PATTERNS / "commentary.toml"
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as e:
-        raise ValueError(f"{path}: {e}") from None
+    patterns = from_table(CommentaryPatterns, read_toml(path), path, "")
     people = load_concepts("commentators.ttl")
     names: dict[str, str] = {}
     for c in people.values():
@@ -69,23 +235,21 @@ def load_rules(path: Path | None = None) -> Rules:
         work_labels[c.slug] = c.pref
         for form in c.forms:
             works[form] = c.slug
-    v = data["voices"]
-    not_names = v["not_names"]
-    quote_re = re.compile(f"(?:{_alternation(names)})曰")
-    authors = data["reports"]["work_authors"]
-    via_work = {f for f, slug in works.items() if slug in authors and len(f) >= 2}
-    verbs = _alternation(data["reports"]["verbs"])
+    voices, reports, unknown = patterns.voices, patterns.reports, patterns.unknown
+    verb = re.escape(voices.quote_verb)
+    quote_re = re.compile(f"(?:{alternation(names)}){verb}")
+    via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
+    verbs = alternation(reports.verbs)
     report_re = re.compile(
-        f"(?P<name>{_alternation(names)})(?P<verb>{verbs})|(?P<work>{_alternation(via_work)})"
+        f"(?P<name>{alternation(names)})(?P<verb>{verbs})|(?P<work>{alternation(via_work)})"
     )
-    u = data["unknown"]
-    banned = re.escape(u["not_in_name"])
+    banned = re.escape(unknown.not_in_name)
     unknown_re = re.compile(
-        f"(?<![{re.escape(''.join(not_names))}])"
-        f"(?P<name>[{u['surnames']}](?:[^{banned}\\W\\d]{{2}}|子))曰"
+        f"(?<![{re.escape(''.join(voices.not_names))}])"
+        f"(?P<name>[{unknown.surnames}](?:[^{banned}\\W\\d]{{2}}|子)){verb}"
     )
     return Rules(
-        data=data,
+        patterns=patterns,
         names=names,
         labels=labels,
         works=works,
@@ -93,9 +257,7 @@ def load_rules(path: Path | None = None) -> Rules:
         quote_re=quote_re,
         report_re=report_re,
         unknown_re=unknown_re,
-        note_re=re.compile(_alternation(v["note"])),
-        resume_re=re.compile(_alternation(v["author_resumes"])),
-        anon_re=re.compile(_alternation(v["anonymous"])),
-        separators=v["separators"],
-        finals=v["finals"],
+        note_re=re.compile(alternation(voices.note)),
+        resume_re=re.compile(alternation(voices.author_resumes)),
+        anon_re=re.compile(alternation(voices.anonymous)),
     )

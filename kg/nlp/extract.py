@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from spacy.tokens import Doc
 
-from kg.nlp.acts import Item, markers
+from kg.nlp.act_grammar import Item, Swallowed, markers
 from kg.nlp.lexicon import load_lexicon, rule_allows
 from kg.nlp.pipeline import build_nlp
 from kg.text.normalize import normalize
@@ -99,9 +99,9 @@ def _act_items(doc: Doc, found: list[Mention], iris: dict[tuple[str, str], str])
         swallowed = [o for o in covered if o.type == "object"]
         for k in range(a, b):
             taken[k] = True
-        extra = "\n".join(f"{text[o.start : o.end]}\t{o.iri}" for o in swallowed)
+        inside = tuple(Swallowed(text[o.start : o.end], o.iri) for o in swallowed)
         actions.append(
-            Item(a, b, "action", s.text, s.kb_id_, iris[("action", s.kb_id_)], extra=extra)
+            Item(a, b, "action", s.text, s.kb_id_, iris[("action", s.kb_id_)], swallowed=inside)
         )
     items = [
         Item(m.start, m.end, m.type, text[m.start : m.end], m.slug, m.iri)

@@ -60,8 +60,11 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import load_rules
+from kg.nlp.lexicon import load_lexicon
 from kg.nlp.voices import Voice, split_voices
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
+from kg.text.vocab import load_concepts
 
 _CJK = re.compile(r"^[\u3400-\u9fff\uf900-\ufaff]+$")
 
@@ -89,8 +92,6 @@ class Gloss:
 
 @lru_cache(maxsize=1)
 def _lexicon_forms() -> frozenset[str]:
-    from kg.nlp.lexicon import load_lexicon
-    from kg.text.vocab import load_concepts
 
     forms = set(load_lexicon().entries)
     for c in load_concepts("actions.ttl").values():
@@ -100,14 +101,12 @@ def _lexicon_forms() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def _action_forms() -> frozenset[str]:
-    from kg.text.vocab import load_concepts
 
     return frozenset(f for c in load_concepts("actions.ttl").values() for f in c.forms)
 
 
 @lru_cache(maxsize=4)
 def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
-    from kg.nlp.lexicon import load_lexicon
 
     return {
         form: True
@@ -118,9 +117,15 @@ def _typed_forms(types: tuple[str, ...]) -> dict[str, bool]:
 
 @lru_cache(maxsize=1)
 def _form_types() -> dict[str, frozenset[str]]:
-    from kg.nlp.lexicon import load_lexicon
 
     return {f: frozenset(e.type for e in es) for f, es in load_lexicon().entries.items()}
+
+
+@lru_cache(maxsize=1)
+def _marker_re() -> re.Pattern[str]:
+    """The gloss markers (谓之, 犹, 即, 谓, 曰 …), the longest first."""
+    words = load_rules().patterns.glosses
+    return re.compile(alternation([*words.naming, *words.likening, words.identity, words.meaning]))
 
 
 class _Reader:
@@ -129,24 +134,25 @@ class _Reader:
     def __init__(self, norm: str, passage: str) -> None:
         self.norm = norm
         self.passage = passage
-        g = load_rules().section("glosses")
-        self.cfg = g
+        words = load_rules().patterns.glosses
+        self.cfg = words
         self.finals = load_rules().finals
         self.lexicon = _lexicon_forms()
-        self.not_terms = set(g["not_terms"])
-        self.objects = _typed_forms(tuple(g["classifier_types"]))
+        self.not_terms = set(words.not_terms)
+        self.objects = _typed_forms(tuple(words.classifier_types))
         self.actions = _action_forms()
         self.types = _form_types()
+        self.marker_re = _marker_re()
 
     # -- words ----------------------------------------------------------------------------------
 
     def is_term(self, a: int, b: int) -> bool:
         t = self.norm[a:b]
-        if not (1 <= len(t) <= self.cfg["max_term"]) or not _CJK.match(t):
+        if not (1 <= len(t) <= self.cfg.max_term) or not _CJK.match(t):
             return False
-        if t in self.not_terms or t[0] in self.cfg["not_term_start"]:
+        if t in self.not_terms or t[0] in self.cfg.not_term_start:
             return False
-        if t[-1] in self.cfg["not_term_end"]:
+        if t[-1] in self.cfg.not_term_end:
             return False
         if self.passage:
             return t in self.passage
@@ -157,7 +163,7 @@ class _Reader:
         else the longest word ending there."""
         if self.is_term(cs, k):
             return cs, k
-        for n in range(min(self.cfg["max_term"], k - cs), 0, -1):
+        for n in range(min(self.cfg.max_term, k - cs), 0, -1):
             if self.is_term(k - n, k):
                 return k - n, k
         return None
@@ -166,14 +172,14 @@ class _Reader:
         self, cs: int, limit: int, longest: int | None = None
     ) -> tuple[int, int] | None:
         """The longest word opening the clause, leaving at least one character after it."""
-        for n in range(min(longest or self.cfg["max_term"], limit - cs - 1), 0, -1):
+        for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1):
             if self.is_term(cs, cs + n):
                 return cs, cs + n
         return None
 
     def term_after(self, k: int, limit: int) -> tuple[int, int] | None:
         """The longest word starting at k (a term named after 曰 / 谓之)."""
-        for n in range(min(3, limit - k), 0, -1):
+        for n in range(min(self.cfg.max_named_term, limit - k), 0, -1):
             if self.is_term(k, k + n) and self.passage:
                 return k, k + n
         return None
@@ -188,18 +194,18 @@ class _Reader:
 
     def definition_ok(self, a: int, b: int, bare: bool = False, term: str = "") -> bool:
         d = self.norm[a:b]
-        limit = self.cfg["max_definition_bare" if bare else "max_definition"]
+        limit = self.cfg.max_definition_bare if bare else self.cfg.max_definition
         if not (1 <= len(d) <= limit) or not _CJK.match(d):
             return False
-        if any(w in d for w in self.cfg["not_in_definition"]):
+        if any(w in d for w in self.cfg.not_in_definition):
             return False
-        if d[-1] in self.cfg["not_definition_final"]:
+        if d[-1] in self.cfg.not_definition_final:
             return False
         framed = any(
             d.startswith(x) and d.endswith(y) and len(d) > len(x) + len(y)
-            for x, y in self.cfg["definition_frames"]
+            for x, y in self.cfg.definition_frames
         )
-        for w in self.cfg["not_in_definition_clause"]:
+        for w in self.cfg.not_in_definition_clause:
             i = d.find(w)
             if i >= 0 and not (framed and i == 0) and len(d) - i - len(w) >= 2:
                 return False  # 故 / 盖 / 所以 opening a clause
@@ -211,14 +217,14 @@ class _Reader:
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
         if framed or self.expansion(term, d):
             return True
-        return not any(d.startswith(w) for w in self.cfg["not_definition_start"])
+        return not any(d.startswith(w) for w in self.cfg.not_definition_start)
 
     def expansion(self, term: str, d: str) -> bool:
         """Does the definition restate the term (反位 → 反中西南东面之位)?"""
         return (
-            len(term) >= self.cfg["expansion_min_term"]
+            len(term) >= self.cfg.expansion_min_term
             and d != term
-            and d[0] not in self.cfg["expansion_not_start"]
+            and d[0] not in self.cfg.expansion_not_start
             and (
                 (d[0] == term[0] and term[0] not in self.not_terms)
                 or (d[-1] == term[-1] and term[-1] not in self.not_terms)
@@ -266,17 +272,17 @@ class _Reader:
         """``A B器`` / ``A B属`` / ``A B名`` inside a clause: the shortest definition ending
         in a classifier with a word of the passage right before it."""
         n = self.norm
-        for cls in self.cfg["classifiers"]:
+        for cls in self.cfg.classifiers:
             for m in re.finditer(re.escape(cls), n[cs:ce]):
                 end = cs + m.end()
                 if end < ce and n[end] in "之者":
                     continue
-                whole = cls in self.cfg["whole_classifiers"]  # 洗器名
+                whole = cls in self.cfg.whole_classifiers  # 洗器名
                 for size in range(len(cls) + (0 if whole else 1), len(cls) + 3):
                     d0 = end - size
                     t = self.term_before(max(cs, d0 - 4), d0) if d0 > cs else None
                     if t and self.objects.get(n[t[0] : t[1]]) and n[t[0] - 1 : t[0]] != "此":
-                        yield self._g(t, (d0, end), "A B器")
+                        yield self._gloss(t, (d0, end), "A B器")
                         break
 
     def glosses(
@@ -322,12 +328,12 @@ class _Reader:
         """Where a definition starting at d0 stops: before 犹 "like" or 亦 "also"
         (握手把处|犹肤也, 不达于理|亦谦也), or before a cited work (…|易曰)."""
         n = self.norm
-        for w in self.cfg["definition_stops"] if stops is None else stops:
+        for w in self.cfg.definition_stops if stops is None else stops:
             k = n.find(w, d0 + 1, d1)
             d1 = k if k > 0 else d1
         rules = load_rules()
         for i in range(d0 + 1, d1):
-            if n[i] in "曰云":
+            if n[i] in self.cfg.citing:
                 w = next((w for w in rules.works if n.endswith(w, d0, i)), None)
                 if w:
                     return i - len(w)
@@ -342,7 +348,7 @@ class _Reader:
         """The clause [cs, e) cut into two or more "A B" glosses, or what ends in a nominal
         ending (疑立立不安貌|…); ``then``: the term of a marked gloss that follows at e.
         Only one way to cut it may fit, else nothing (precision first)."""
-        if not self.passage or e - cs > self.cfg["max_run"]:
+        if not self.passage or e - cs > self.cfg.max_run:
             return []
         whole = next(self.bare(cs, e), None)
         if not then and whole and whole.definition[-1] == whole.term[-1] != whole.term[0]:
@@ -364,55 +370,55 @@ class _Reader:
         out: list[list[tuple[Gloss, bool]]] = []
         if then:  # the last piece ends where the marked gloss's term begins
             if self.inner_ok(t, e, term) and self.later(term, then):
-                out.append([(self._g(t, (t[1], e), "A B"), False)])
+                out.append([(self._gloss(t, (t[1], e), "A B"), False)])
         elif (
             depth and (g := next(self.bare(s, e, whole=True), None)) and self.nominal(g.definition)
         ):
             out.append([(g, False)])
-        lo = t[1] + self.cfg["min_inner_definition"]
+        lo = t[1] + self.cfg.min_inner_definition
         for p in range(lo, e - 1):
             if not self.inner_ok(t, p, term):
                 continue
             nxt = self.term_at_start(p, e)
             d = self.norm[t[1] : p]
             ending = (
-                any(d.endswith(w) for w in self.cfg["endings"])
-                or any(self.norm.startswith(w, p) for w in self.cfg["openers"])
-                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
+                any(d.endswith(w) for w in self.cfg.endings)
+                or any(self.norm.startswith(w, p) for w in self.cfg.openers)
+                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
             )
             ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
             ending = ending and (
-                self.norm[p] not in self.cfg["not_in_inner_definition"]
+                self.norm[p] not in self.cfg.not_in_inner_definition
                 or (  # 宾主人之僚友|既筮…, but not 宰家臣之长|舅既答拜: 舅 opens it
-                    any(self.norm.startswith(w, p) for w in self.cfg["openers"])
+                    any(self.norm.startswith(w, p) for w in self.cfg.openers)
                     and not self.named_word(p - 1)
                 )
             )
             if ending and not then and depth == 0 and e - p >= 2:
-                out.append([(self._g(t, (t[1], p), "A B"), True)])
+                out.append([(self._gloss(t, (t[1], p), "A B"), True)])
             word = self.norm[nxt[0] : nxt[1]] if nxt else ""
             if word and self.boundary(p) and self.later(term, word):
                 for rest in self._cuts(p, e, then, depth + 1):
-                    out.append([(self._g(t, (t[1], p), "A B"), False), *rest])
+                    out.append([(self._gloss(t, (t[1], p), "A B"), False), *rest])
         return out
 
     def inner_ok(self, t: tuple[int, int], p: int, term: str) -> bool:
         """A definition with no 也 after it: long enough, not cut after a particle."""
         d = self.norm[t[1] : p]
-        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg["definition_frames"])
-        if (any(c in self.cfg["not_in_inner_definition"] for c in d) and not framed) or (
+        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+        if (any(c in self.cfg.not_in_inner_definition for c in d) and not framed) or (
             d in self.passage
         ):
             return False  # 宾北面|拜者…: the passage's own words go on
         acts = [d[i : i + w] for w in (1, 2) for i in range(len(d))]
-        named = "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+        named = "之" in d or any(d.endswith(w) for w in self.cfg.endings)
         if any(
             a in self.actions and a not in term and (a in self.passage or not named) for a in acts
         ):
             return False  # 三耦|递取矢司射反, 宾|还西序东向: acts go on, no noun defining
         return (
-            len(d) >= self.cfg["min_inner_definition"]
-            and d[-1] not in self.cfg["not_definition_end"]
+            len(d) >= self.cfg.min_inner_definition
+            and d[-1] not in self.cfg.not_definition_end
             and self.nominal(d)
             and self.definition_ok(t[1], p, bare=True, term=term)
         )
@@ -420,7 +426,7 @@ class _Reader:
     def named(self, d: str) -> bool:
         """Does a definition read as a name (虞|丧祭名, not 请|道已道路所当由)? It ends in a
         nominal ending or has 之."""
-        return "之" in d or any(d.endswith(w) for w in self.cfg["endings"])
+        return "之" in d or any(d.endswith(w) for w in self.cfg.endings)
 
     def nominal(self, d: str) -> bool:
         """Does a definition in a run read as a noun phrase defining, not as the passage's
@@ -428,7 +434,7 @@ class _Reader:
         nothing the passage names (鸿|大雁长颈)."""
         words = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
         return (
-            any(d.endswith(w) for w in self.cfg["endings"])
+            any(d.endswith(w) for w in self.cfg.endings)
             or "之" in d
             or not any(w in self.passage and w in self.lexicon for w in words)
         )
@@ -443,11 +449,11 @@ class _Reader:
         d = n[cs:be]
         if n[be] != "也" or prev.def_end != cs - 1:
             return []
-        if not any(d.endswith(w) for w in self.cfg["second_definition_endings"]):
+        if not any(d.endswith(w) for w in self.cfg.second_definition_endings):
             return []
         if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
             return []
-        return [self._g((prev.term_start, prev.term_end), (cs, be), "A B也")]
+        return [self._gloss((prev.term_start, prev.term_end), (cs, be), "A B也")]
 
     def tail(self, cs: int, ce: int) -> list[Gloss]:
         """A short gloss closing a longer clause with nothing marking where its term starts
@@ -456,21 +462,21 @@ class _Reader:
         taken (see ``tail_*`` in commentary.toml)."""
         n = self.norm
         c = self.cfg
-        if not self.passage or n[ce - 1] not in c["tail_finals"]:
+        if not self.passage or n[ce - 1] not in c.tail_finals:
             return []
         be = ce - 1
         best: list[tuple[int, Gloss]] = []
-        for dl in range(1, c["tail_max_definition"] + 1):
-            for tl in range(1, c["max_term"] + 1):
+        for dl in range(1, c.tail_max_definition + 1):
+            for tl in range(1, c.max_term + 1):
                 k = be - dl - tl
-                if k - cs < c["tail_min_before"]:
+                if k - cs < c.tail_min_before:
                     continue
                 score = self.tail_score(cs, k, k + tl, be)
                 if score is not None:
-                    best.append((score, self._g((k, k + tl), (k + tl, be), "A B也")))
+                    best.append((score, self._gloss((k, k + tl), (k + tl, be), "A B也")))
         top = max((s for s, _ in best), default=-1)
         good = [g for s, g in best if s == top]
-        if top < c["tail_min_score"] or len(good) != 1:
+        if top < c.tail_min_score or len(good) != 1:
             return []  # no cut sure enough, or two as good: no gloss
         return good
 
@@ -482,15 +488,15 @@ class _Reader:
         term, d = n[k:j], n[j:be]
         if not self.is_term(k, j) or not _CJK.match(d):
             return None
-        if term in c["not_definition_start"] or any(
-            e in c["tail_not_term_types"] for e in self.types.get(term, ())
+        if term in c.not_definition_start or any(
+            e in c.tail_not_term_types for e in self.types.get(term, ())
         ):
             return None  # 拜敬也, 舅尊也: an act or a person, and what is said of it
         expansion = self.expansion(term, d)
         if len(term) > 1 and (len(d) == 1 or not (expansion and d[-1] == term[-1])):
             return None  # 不拜礼简也, 祭荐祭脯也: a longer term is restated, its head kept
             # (乘矢四矢也); a one-character definition needs a one-character term
-        if n[k - 1] in c["tail_not_before"] or any(
+        if n[k - 1] in c.tail_not_before or any(
             n[a:j] in self.passage for a in range(max(cs, k - 3), k)
         ):
             return None  # the term is cut out of a longer phrase of the passage (…之|X)
@@ -498,7 +504,7 @@ class _Reader:
             return None
         if d in self.passage or d in self.not_terms or d[0] in self.not_terms:
             return None
-        if any(ch in c["not_in_inner_definition"] for ch in d) or d[-1] in c["not_definition_end"]:
+        if any(ch in c.not_in_inner_definition for ch in d) or d[-1] in c.not_definition_end:
             return None
         if not self.definition_ok(j, be, bare=True, term=term):
             return None
@@ -510,31 +516,31 @@ class _Reader:
             return None  # 车尚安舒也 …: an act, not a word
         # the term stated nowhere else in the block, but perhaps just used in the clause,
         # not right before it (挟矢指间|挟夹也, but 祭祭酒也, 献工献太师也)
-        lo, hi = c["tail_repeat_gap"], c["tail_repeat_window"]
+        lo, hi = c.tail_repeat_gap, c.tail_repeat_window
         just = n.find(term, max(cs, k - hi), k - lo - len(term) + 1) if len(d) == 1 else -1
         elsewhere = n.count(term) - 1 - n.count(term, j, be) - (just >= 0)
         score = 0
         if not elsewhere:
-            score += c["tail_only_here"]
+            score += c.tail_only_here
         if term in self.lexicon:
-            score += c["tail_lexicon"]
+            score += c.tail_lexicon
         return score
 
     def taken_as(self, cs: int, ce: int) -> Iterator[Gloss]:
         """A reported or anonymous view "(以)A为B": the commentator takes A to mean B
         (郑氏谓荐车为进明器之车)."""
         n = self.norm
-        s = cs + 1 if n[cs] == "以" else cs
+        s = cs + 1 if n[cs] == self.cfg.taken_as_open else cs
         be = self.body_end(cs, ce)
-        k = n.find("为", s, be)
+        k = n.find(self.cfg.taken_as, s, be)
         if k <= s:
             return
         t = self.term_before(s, k)
         be = self.stop(k + 1, be)
         if t and t[0] == s and self.definition_ok(k + 1, be):
-            yield self._g(t, (k + 1, be), "A为B")
+            yield self._gloss(t, (k + 1, be), "A为B")
 
-    def _g(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
+    def _gloss(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
         n = self.norm
         return Gloss(t[0], t[1], d[0], d[1], n[t[0] : t[1]], n[d[0] : d[1]], pattern)
 
@@ -547,58 +553,58 @@ class _Reader:
         if not t or self.truncated(t):
             return
         term = n[t[0] : t[1]]
-        body_end = self.stop(t[1], body_end, self.cfg["bare_definition_stops"])
+        body_end = self.stop(t[1], body_end, self.cfg.bare_definition_stops)
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
-            yield self._g(t, (t[1], body_end), "A B之名")
+            yield self._gloss(t, (t[1], body_end), "A B之名")
             return
         if n[t[1]] == "者":  # A者B也
             d = n[t[1] + 1 : body_end]
-            banned = self.cfg["not_definition_start_zhe"]
+            banned = self.cfg.not_definition_start_zhe
             if self.definition_ok(t[1] + 1, body_end, term=term) and (
                 self.expansion(term, d) or not any(map(d.startswith, banned))
             ):
-                yield self._g(t, (t[1] + 1, body_end), "A者B也")
+                yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
             return
         if body_end - t[1] == 1 and not whole:
             return
         if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
         if self.definition_ok(t[1], body_end, bare=True, term=term):
-            yield self._g(t, (t[1], body_end), "A B也")
+            yield self._gloss(t, (t[1], body_end), "A B也")
 
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         body_end = ce - 1 if n[ce - 1] in self.finals else ce
-        for m in re.finditer("谓之|之谓|之言|犹言|犹|即|谓|曰", n[cs:body_end]):
+        for m in self.marker_re.finditer(n[cs:body_end]):
             k, kend, word = cs + m.start(), cs + m.end(), m.group()
-            if word in ("谓之", "之谓", "曰"):
-                yield from self._named(cs, k, kend, body_end, word)
-            elif word in ("犹", "犹言", "之言"):
+            if word in self.cfg.naming:
+                yield from self._naming(cs, k, kend, body_end, word)
+            elif word in self.cfg.likening:
                 t = self.term_before(cs, k)
                 if t and closed and self.definition_ok(kend, body_end):
-                    yield self._g(t, (kend, body_end), f"A{word}B也")
-            elif word == "即":
-                yield from self._ji(cs, k, kend, body_end, closed)
-            elif word == "谓" and n[k - 1 : k] not in self.cfg["not_before_wei"]:
+                    yield self._gloss(t, (kend, body_end), f"A{word}B也")
+            elif word == self.cfg.identity:
+                yield from self._identity(cs, k, kend, body_end, closed)
+            elif word == self.cfg.meaning and n[k - 1 : k] not in self.cfg.not_before_wei:
                 t = self.term_before(cs, k)
                 if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
                     continue
                 if t[0] != cs and n[body_end - 1] == "之":
                     continue
                 term = n[t[0] : t[1]]
-                again = n.find("为" + term, kend, body_end)  # 二三子谓众宾以下为二三子
+                again = n.find(self.cfg.taken_as + term, kend, body_end)  # 二三子谓众宾以下为二三子
                 stop = self.stop(kend, body_end)
                 if again > kend:
                     if self.definition_ok(kend, again):
-                        yield self._g(t, (kend, again), "A谓B")
+                        yield self._gloss(t, (kend, again), "A谓B")
                 elif closed and self.definition_ok(kend, stop):
-                    yield self._g(t, (kend, stop), "A谓B")
+                    yield self._gloss(t, (kend, stop), "A谓B")
                 else:
                     w = self._lexicon_word(kend, body_end)
                     if w:
-                        yield self._g(t, w, "A谓B")
+                        yield self._gloss(t, w, "A谓B")
 
     def named_word(self, i: int) -> bool:
         """Does a lexicon word of the passage end at i?"""
@@ -611,46 +617,47 @@ class _Reader:
     def _lexicon_word(self, k: int, limit: int, term: str = "") -> tuple[int, int] | None:
         """The lexicon word opening [k, limit); one character will do for an object naming
         an object (筹即算)."""
-        for n in range(min(4, limit - k), 0, -1):
+        for n in range(min(self.cfg.max_lexicon_word, limit - k), 0, -1):
             w = self.norm[k : k + n]
             if w in self.lexicon and (n > 1 or (self.objects.get(w) and self.objects.get(term))):
                 return k, k + n
         return None
 
-    def _ji(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
+    def _identity(self, cs: int, k: int, kend: int, body_end: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
         nxt = n[kend : kend + 1]
-        if not nxt or nxt in self.cfg["ji_verbs"] or (self.passage and "即" + nxt in self.passage):
+        inside = self.passage and self.cfg.identity + nxt in self.passage  # 即席 of the passage
+        if not nxt or nxt in self.cfg.ji_verbs or inside:
             return
         t = self.term_before(cs, k)
         if not t or (t[0] != cs and n[t[0] : t[1]] not in self.lexicon):
             return
-        if any(c in n[cs:k] for c in self.cfg["ji_as_then"]):  # 若无玄裳即用黄裳: "then"
+        if any(c in n[cs:k] for c in self.cfg.ji_as_then):  # 若无玄裳即用黄裳: "then"
             return
         if closed and n[body_end - 1] != "之" and self.definition_ok(kend, body_end):
-            yield self._g(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
+            yield self._gloss(t, (kend, body_end), "A即B")  # not 即束之: "at once", a verb
         elif w := self._lexicon_word(kend, body_end, n[t[0] : t[1]]):
-            yield self._g(t, w, "A即B")
+            yield self._gloss(t, w, "A即B")
 
     def parallel(self, d0: int, k: int, after: int, limit: int) -> int:
         """In a list of names (一辞曰礼再辞曰固, 凡服上曰衰下曰裳) a definition is as long as
         the next one when their last characters match or are opposites (辞/辞, 上/下): the
         words before it are the topic (辞有三|一辞, 服|上)."""
         n = self.norm
-        m = n.find("曰", after, min(limit, after + self.cfg["parallel_max"] + 1))
+        m = n.find("曰", after, min(limit, after + self.cfg.parallel_max + 1))
         nxt = n[after:m] if m > after else ""
         if not nxt or len(nxt) >= k - d0 or any(c in self.finals for c in nxt):
             return d0
         mine = n[k - len(nxt) : k]
-        pairs = {a + b for a, b in self.cfg["parallel_pairs"]}
+        pairs = {a + b for a, b in self.cfg.parallel_pairs}
         if mine[-1] == nxt[-1] or mine[-1] + nxt[-1] in pairs or nxt[-1] + mine[-1] in pairs:
             return k - len(nxt)
         return d0
 
-    def _named(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
+    def _naming(self, cs: int, k: int, kend: int, body_end: int, word: str) -> Iterator[Gloss]:
         """``B曰A`` / ``B谓之A`` / ``B之谓A``: the definition comes first."""
         n = self.norm
-        if k == cs or n[k - 1] in self.cfg["not_before_naming"]:
+        if k == cs or n[k - 1] in self.cfg.not_before_naming:
             return
         t = self.term_after(kend, body_end)
         if not t:
@@ -659,13 +666,13 @@ class _Reader:
         # word after an earlier 曰 / 云 in the clause (尔雅曰笙小者谓之和, 一辞曰礼再辞曰固)
         d0 = cs
         for i in range(k - 2, cs - 1, -1):
-            if n[i] in self.cfg["named_definition_after"]:  # 诸侯则|去玄黄曰三正
+            if n[i] in self.cfg.named_definition_after:  # 诸侯则|去玄黄曰三正
                 d0 = i + 1
                 break
             if n[i] == n[i + 1]:
                 d0 = i + 1
                 break
-            if n[i] in "曰云":
+            if n[i] in self.cfg.citing:
                 rules = load_rules()
                 cited = any(n.endswith(w, cs, i) for w in (*rules.works, *rules.names))
                 t0 = None if cited else self.term_after(i + 1, k)
@@ -674,26 +681,27 @@ class _Reader:
         if n[d0] == "凡":
             d0 += 1
         d0 = self.parallel(d0, k, t[1], body_end)
-        if k - d0 > 6 and self.passage:  # 西面坐|矢干曰笴: after the passage's last word
+        if k - d0 > self.cfg.max_named_definition and self.passage:
+            # 西面坐|矢干曰笴: the definition starts after the passage's last word
             i = next((i for i in range(k - 2, d0, -1) if self.named_word(i)), d0)
             d = n[i + 1 : k]
             acts = (d[j : j + w] for w in (1, 2) for j in range(len(d)))
             if (
                 len(d) >= 2
                 and d[0] not in self.not_terms
-                and not any(c in self.cfg["not_in_inner_definition"] for c in d)
+                and not any(c in self.cfg.not_in_inner_definition for c in d)
                 and not any(a in self.actions for a in acts)
             ):
                 d0 = i + 1
         rules = load_rules()
         if any(n.endswith(w, d0, k) for w in (*rules.works, *rules.names)):
             return
-        if self.definition_ok(d0, k) and k - d0 <= 6:
-            pattern = {"曰": "B曰A", "谓之": "B谓之A", "之谓": "B之谓A"}[word]
-            yield self._g(t, (d0, k), pattern)
-            for w in self.cfg["also_named"]:  # 八尺曰仞亦曰寻
+        if self.definition_ok(d0, k) and k - d0 <= self.cfg.max_named_definition:
+            pattern = f"B{word}A"
+            yield self._gloss(t, (d0, k), pattern)
+            for w in self.cfg.also_named:  # 八尺曰仞亦曰寻
                 if n.startswith(w, t[1]) and (t2 := self.term_after(t[1] + len(w), body_end)):
-                    yield self._g(t2, (d0, k), pattern)
+                    yield self._gloss(t2, (d0, k), pattern)
 
 
 def find_glosses(text: str, voices: list[Voice] | None = None, passage: str = "") -> list[Gloss]:

@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import ANONYMOUS, load_rules
-from kg.nlp.voices import Voice, _view_end, find_reports
+from kg.nlp.phrases import (
+    judgement_phrases,
+    judgement_prefix,
+    judgement_suffix,
+    phrase_allowed,
+    view_end,
+)
+from kg.nlp.voices import Voice, find_reports
+from kg.nlp.wordlists import alternation
 from kg.text.normalize import normalize
 
 
@@ -42,82 +50,43 @@ class Judgement:
 
 
 @lru_cache(maxsize=1)
-def _phrases() -> tuple[list[tuple[str, str]], set[str], str]:
-    j = load_rules().section("judgements")
-    pairs = [(w, "disputes") for w in j["disputes"]] + [(w, "endorses") for w in j["endorses"]]
-    pairs.sort(key=lambda p: len(p[0]), reverse=True)
-    return pairs, set(j["weak"]), j["not_before_dispute"]
-
-
-def _ok(norm: str, start: int, word: str, stance: str) -> bool:
-    _, _, not_before = _phrases()
-    return not (
-        stance == "disputes" and word[0] == "误" and start and norm[start - 1] in not_before
-    )
-
-
-def judgement_suffix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
-    """A judgement phrase closing ``norm[start:end]`` (a final particle may follow it):
-    ``(start, end, words, stance)``."""
-    pairs, _, _ = _phrases()
-    finals = load_rules().finals
-    stops = [end]
-    if end - 1 > start and norm[end - 1] in finals:
-        stops.append(end - 1)
-    for stop in stops:
-        for word, stance in pairs:
-            a = stop - len(word)
-            if a >= start and norm.startswith(word, a) and _ok(norm, a, word, stance):
-                return a, end, norm[a:end], stance
-    return None
-
-
-def judgement_prefix(norm: str, start: int, end: int) -> tuple[int, int, str, str] | None:
-    """A judgement phrase opening ``norm[start:end]`` (after 此说 / 其说 / 斯言)."""
-    pairs, _, _ = _phrases()
-    for lead in (*load_rules().section("judgements")["leads"], ""):
-        if not norm.startswith(lead, start):
-            continue
-        a = start + len(lead)
-        for word, stance in pairs:
-            if norm.startswith(word, a) and a + len(word) <= end and _ok(norm, a, word, stance):
-                return start, a + len(word), norm[start : a + len(word)], stance
-    return None
+def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
+    rules = load_rules()
+    j = rules.patterns.judgements
+    short = dict(j.short_names)
+    names = {**{n + j.view_suffix: s for n, s in rules.names.items()}, **short}
+    strong = [p.words for p in judgement_phrases() if p.words not in j.weak]
+    alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
+    words = "|".join(map(re.escape, strong))
+    gap = f"(?:[^{re.escape(j.named_gap_not)}]{{0,{j.named_gap}}}?)"
+    return re.compile(f"(?P<name>{alt}){gap}(?P<word>{words})"), names
 
 
 @lru_cache(maxsize=1)
-def _named_re() -> tuple[re.Pattern[str], dict[str, str]]:
-    rules = load_rules()
-    short = dict(rules.section("judgements")["short_names"])
-    names = {**{n + "说": s for n, s in rules.names.items()}, **short}
-    pairs, weak, _ = _phrases()
-    strong = [w for w, _ in pairs if w not in weak]
-    alt = "|".join(sorted(map(re.escape, names), key=len, reverse=True))
-    words = "|".join(map(re.escape, strong))
-    return re.compile(f"(?P<name>{alt})(?:[^也矣]{{0,3}}?)(?P<word>{words})"), names
-
-
-_FOLLOW = re.compile(r"(?:当从|宜从|从)(?P<name>\w{1,3}?说)")
+def _follow_re() -> re.Pattern[str]:
+    """当从郑说: following a named view endorses it."""
+    j = load_rules().patterns.judgements
+    view = f"\\w{{1,{j.follow_name}}}?{re.escape(j.view_suffix)}"
+    return re.compile(f"(?:{alternation(j.follow)})(?P<name>{view})")
 
 
 def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
     norm = normalize(text)
-    pairs, _, _ = _phrases()
-    stance_of = dict(pairs)
+    phrase_of = {p.words: p for p in judgement_phrases()}
     named_re, names = _named_re()
     found: list[Judgement] = []
     for i, v in enumerate(voices):
         if v.kind == "report" and v.view:
             j = judgement_suffix(norm, v.view[0], v.end)
             if j:
-                found.append(Judgement(i, j[3], j[0], j[1], j[2], v.reports))
+                found.append(Judgement(i, j.stance, j.start, j.end, j.words, v.reports))
         if v.kind == "quote":  # the quoted commentator judging a view he reports
             rules = load_rules()
             for slug, _, b in find_reports(norm, v.body_start, v.end, rules):
-                view_end, stop = _view_end(norm, b, v.end, rules, verdict=True)
-                j = judgement_prefix(norm, view_end, stop) if stop > view_end else None
+                view_stop, stop = view_end(norm, b, v.end, rules, verdict=True)
+                j = judgement_prefix(norm, view_stop, stop) if stop > view_stop else None
                 if j and slug != v.speaker:
-                    found.append(Judgement(i, j[3], j[0], j[1], j[2], slug))
+                    found.append(Judgement(i, j.stance, j.start, j.end, j.words, slug))
         prev = voices[i - 1] if i else None
         if (
             prev is not None
@@ -128,16 +97,15 @@ def find_judgements(text: str, voices: list[Voice]) -> list[Judgement]:
             if j:
                 person = prev.reports if prev.kind == "report" else prev.speaker
                 target = None if prev.kind == "report" else i - 1
-                found.append(Judgement(i, j[3], j[0], j[1], j[2], person or ANONYMOUS, target))
-        for m in named_re.finditer(norm, v.body_start, v.end):
-            word = m.group("word")
-            if _ok(norm, m.start("word"), word, stance_of[word]):
                 found.append(
-                    Judgement(
-                        i, stance_of[word], m.start(), m.end(), m.group(), names[m.group("name")]
-                    )
+                    Judgement(i, j.stance, j.start, j.end, j.words, person or ANONYMOUS, target)
                 )
-        for m in _FOLLOW.finditer(norm, v.body_start, v.end):
+        for m in named_re.finditer(norm, v.body_start, v.end):
+            phrase = phrase_of[m.group("word")]
+            if phrase_allowed(norm, m.start("word"), phrase):
+                person = names[m.group("name")]
+                found.append(Judgement(i, phrase.stance, m.start(), m.end(), m.group(), person))
+        for m in _follow_re().finditer(norm, v.body_start, v.end):
             if m.group("name") in names:
                 found.append(
                     Judgement(i, "endorses", m.start(), m.end(), m.group(), names[m.group("name")])

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.text.normalize import normalize
 from kg.text.vocab import load_concepts
 
 PATTERNS = Path(__file__).parent / "patterns"
@@ -75,7 +76,6 @@ def load_types(path: Path | None = None) -> dict[str, TypeSpec]:
 
 
 def load_rules(path: Path | None = None) -> dict[tuple[str, str], tuple[ContextRule, ...]]:
-    from kg.text.normalize import normalize
 
     rules: dict[tuple[str, str], list[ContextRule]] = {}
     path = path or PATTERNS / "context.jsonl"

@@ -33,10 +33,7 @@ class ReadingNote:
 
 @lru_cache(maxsize=1)
 def _patterns() -> list[tuple[str, re.Pattern[str], bool]]:
-    return [
-        (p["kind"], re.compile(p["regex"]), bool(p.get("aligned", False)))
-        for p in load_rules().data["textual"]
-    ]
+    return [(p.kind, re.compile(p.regex), p.aligned) for p in load_rules().patterns.textual]
 
 
 def find_readings(text: str, start: int = 0, end: int | None = None, passage: str = ""):
@@ -76,14 +73,15 @@ def _aligned(
     """A当作B: A the longest words of the passage ending at 当, B as long as A, different."""
     if not passage:
         return None
-    for n in range(4, 0, -1):
+    cfg = load_rules().patterns.aligned
+    for n in range(cfg.max_reading, 0, -1):
         a = m.start() - n
         b = m.end() + n
         if a < start or b > end:
             continue
         reading, proposed = norm[a : m.start()], norm[m.end() : b]
         if reading in passage and proposed != reading and re.fullmatch(r"\w+", proposed):
-            if n == 1 and reading in "此其是":
+            if n == 1 and reading in cfg.not_single:
                 return None
             return ReadingNote(a, b, kind, reading=reading, proposed=proposed)
     return None

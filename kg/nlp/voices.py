@@ -28,13 +28,26 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from pypinyin import lazy_pinyin
 
-from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, load_rules
+from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, SummaryWords, load_rules
+from kg.nlp.lexicon import load_lexicon
+from kg.nlp.phrases import view_end
 from kg.text.normalize import normalize
 
-__all__ = ["ANONYMOUS", "AUTHOR", "Voice", "person_slug", "split_voices", "step_labels"]
+__all__ = [
+    "ANONYMOUS",
+    "AUTHOR",
+    "ReportMarker",
+    "StepLabel",
+    "Voice",
+    "find_reports",
+    "person_slug",
+    "split_voices",
+    "step_labels",
+]
 
 
 @dataclass(frozen=True)
@@ -74,7 +87,6 @@ def person_slug(name: str) -> str:
 
 @lru_cache(maxsize=1)
 def _lexicon_forms() -> frozenset[str]:
-    from kg.nlp.lexicon import load_lexicon
 
     return frozenset(load_lexicon().entries)
 
@@ -97,20 +109,21 @@ def split_voices(text: str) -> list[Voice]:
     return _reports(voices, norm, rules)
 
 
-def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str = "按然") -> bool:
+def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str) -> bool:
     """May a voice start at i: the part's start, or after a final (or one of ``after``)."""
     return i == start or norm[i - 1] in rules.finals or norm[i - 1] in after
 
 
 def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
-    v = rules.section("voices")
+    v = rules.patterns.voices
     cuts: list[_Cut] = []
     for m in rules.quote_re.finditer(norm, start, end):
-        cuts.append(_Cut(m.start(), m.end(), rules.names[m.group()[:-1]], "quote"))
+        name = m.group()[: -len(v.quote_verb)]  # 郝仲舆曰 → 郝仲舆
+        cuts.append(_Cut(m.start(), m.end(), rules.names[name], "quote"))
     for m in rules.unknown_re.finditer(norm, start, end):
         name = m.group("name")
         if (
-            _at_boundary(norm, m.start(), start, rules)
+            _at_boundary(norm, m.start(), start, rules, rules.patterns.unknown.after)
             and name not in rules.names
             and name not in rules.works
             and name not in _lexicon_forms()
@@ -127,11 +140,9 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
             cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
     for m in rules.resume_re.finditer(norm, start, end):
         cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
-    anywhere = set(v["anonymous_anywhere"])
+    anywhere = set(v.anonymous_anywhere)
     for m in rules.anon_re.finditer(norm, start, end):
-        if m.group() in anywhere or _at_boundary(
-            norm, m.start(), start, rules, v["anonymous_after"]
-        ):
+        if m.group() in anywhere or _at_boundary(norm, m.start(), start, rules, v.anonymous_after):
             cuts.append(_Cut(m.start(), m.end(), ANONYMOUS, "anonymous", short=True))
     # one cut per start: the one with the longest marker; none inside another's marker
     cuts.sort(key=lambda c: (c.start, -c.marker_end))
@@ -154,59 +165,27 @@ def _part(norm: str, start: int, end: int, rules: Rules) -> Iterator[Voice]:
             yield Voice(pos, c.start, AUTHOR, "author")
         stop = cuts[i + 1].start if i + 1 < len(cuts) else end
         if c.short:
-            stop = _view_end(norm, c.marker_end, stop, rules)[0]
+            stop = view_end(norm, c.marker_end, stop, rules)[0]
         yield Voice(c.start, stop, c.speaker, c.kind, (c.start, c.marker_end), name=c.name)
         pos = stop
     if pos < end:
         yield Voice(pos, end, AUTHOR, "author")
 
 
-def _view_end(
-    norm: str, body: int, limit: int, rules: Rules, verdict: bool = False
-) -> tuple[int, int]:
-    """Where a reported or anonymous view ends: ``(end of the view, end of the voice)``.
-
-    The view ends after its first full clause (two characters at least), before 然
-    "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
-    view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
-    the author speaking again."""
-    from kg.nlp.judgements import judgement_prefix
-
-    v = rules.section("voices")
-    end = limit
-    for i in range(body + 2, limit):
-        if judgement_prefix(norm, i, limit):
-            end = i
-            break
-        ch = norm[i]
-        if ch in rules.finals:
-            end = i + 1
-            break
-        if any(norm.startswith(w, i) for w in v["view_ends"]) and not any(
-            norm.startswith(w, i) for w in v["view_ends_unless"]
-        ):
-            end = i
-            break
-    if not verdict:
-        return end, end
-    j = judgement_prefix(norm, end, limit)
-    if not j:
-        return end, end
-    stop = j[1]
-    if stop < limit and norm[stop] in rules.finals and norm[stop - 1] not in rules.finals:
-        stop += 1
-    return end, stop
+def _summary_re(s: SummaryWords, lazy: bool) -> re.Pattern[str]:
+    """此X也, X a label of min to max characters (the shortest with ``lazy``)."""
+    label = f"[^{re.escape(s.not_in_label)}\\W]{{{s.min},{s.max}}}" + ("?" if lazy else "")
+    return re.compile(f"{re.escape(s.opens)}({label}){re.escape(s.closes)}")
 
 
 def summary_at(norm: str, start: int, end: int, rules: Rules | None = None) -> re.Match | None:
     """A 此X也 summary ending exactly at ``end`` (X a step label, not a remark)."""
     rules = rules or load_rules()
-    s = rules.section("summary")
-    banned = re.escape(s["not_in_label"])
-    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}})也")
+    s = rules.patterns.summary
+    pat = _summary_re(s, lazy=False)
     for m in pat.finditer(norm, start, end):
-        opens = m.start() == start or norm[m.start() - 1] not in s["not_after"]
-        if m.end() == end and opens and m.group(1).count("之") < 2:
+        opens = m.start() == start or norm[m.start() - 1] not in s.not_after
+        if m.end() == end and opens and m.group(1).count(s.repeated) <= s.max_repeated:
             return m
     return None
 
@@ -235,18 +214,35 @@ def _merge(voices: list[Voice]) -> list[Voice]:
     return out
 
 
-def find_reports(norm: str, start: int, end: int, rules: Rules | None = None):
-    """``(slug, marker_start, marker_end)`` of every reported view between start and end:
-    a name with a reporting verb (敖君善谓), or a work that stands for its author (郑注)."""
+class ReportMarker(NamedTuple):
+    """敖君善谓, 郑注: whose view the author reports, and the words that say so."""
+
+    slug: str  # the commentator reported
+    start: int
+    end: int
+
+
+class StepLabel(NamedTuple):
+    voice: int  # index of the author's voice that states it
+    label: str  # 此比耦也 → 比耦
+    start: int
+    end: int
+
+
+def find_reports(
+    norm: str, start: int, end: int, rules: Rules | None = None
+) -> Iterator[ReportMarker]:
+    """Every reported view between start and end: a name with a reporting verb (敖君善谓),
+    or a work that stands for its author (郑注)."""
     rules = rules or load_rules()
-    authors = rules.section("reports")["work_authors"]
+    authors = rules.patterns.reports.work_authors
     for m in rules.report_re.finditer(norm, start, end):
         if m.group("name"):
-            yield rules.names[m.group("name")], m.start(), m.end()
+            yield ReportMarker(rules.names[m.group("name")], m.start(), m.end())
         else:
             slug = authors.get(rules.works.get(m.group("work"), ""))
             if slug:
-                yield slug, m.start(), m.end()
+                yield ReportMarker(slug, m.start(), m.end())
 
 
 def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
@@ -262,36 +258,35 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
         for slug, a, b in find_reports(norm, v.body_start, v.end, rules):
             if a < pos:
                 continue
-            view_end, stop = _view_end(norm, b, v.end, rules, verdict=True)
+            view_stop, stop = view_end(norm, b, v.end, rules, verdict=True)
             if a > pos:
                 out.append(Voice(pos, a, AUTHOR, kind, cur_marker))
-            out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_end)))
+            out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_stop)))
             pos, cur_marker, kind = stop, None, "author"
         if pos < v.end:
             out.append(Voice(pos, v.end, AUTHOR, kind, cur_marker))
     return _merge(out)
 
 
-def step_labels(text: str, voices: list[Voice]) -> list[tuple[int, str, int, int]]:
-    """``(voice index, label, start, end)`` for each 此X也 that opens a clause of the author's
+def step_labels(text: str, voices: list[Voice]) -> list[StepLabel]:
+    """The label of each 此X也 that opens a clause of the author's
     own voice and names a sub-step (此比耦也 → 比耦).
 
     >>> text = "比合也 此比三耦也"
-    >>> [label for _, label, _, _ in step_labels(text, split_voices(text))]
+    >>> [s.label for s in step_labels(text, split_voices(text))]
     ['比三耦']
     """
     norm = normalize(text)
     rules = load_rules()
-    s = rules.section("summary")
-    banned = re.escape(s["not_in_label"])
-    pat = re.compile(f"此([^{banned}\\W]{{{s['min']},{s['max']}}}?)也")
-    out = []
+    s = rules.patterns.summary
+    pat = _summary_re(s, lazy=True)
+    out: list[StepLabel] = []
     for i, v in enumerate(voices):
         if v.kind not in ("author", "note"):
             continue
         for m in pat.finditer(norm, v.body_start, v.end):
             a = m.start()
             opens = a == v.body_start or norm[a - 1] in rules.finals + rules.separators
-            if opens and m.group(1).count("之") < 2:
-                out.append((i, m.group(1), a, m.end()))
+            if opens and m.group(1).count(s.repeated) <= s.max_repeated:
+                out.append(StepLabel(i, m.group(1), a, m.end()))
     return out

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from rdflib import RDF, RDFS, URIRef
 
-from kg.nlp.acts import Act
+from kg.nlp.acts import Act, RepeatOf
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.rdf.terms import Quad, en, integer, zh
@@ -38,7 +38,7 @@ class ActEmitter:
     chapter_acts: list[_Done] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.g = self.minter.graph("acts")
+        self.graph = self.minter.graph("acts")
 
     def new_chapter(self) -> None:
         self.chapter_acts = []
@@ -50,72 +50,86 @@ class ActEmitter:
         units: list[tuple[URIRef, str, list[Act]]],
     ) -> Iterator[Quad]:
         """Acts of one section's units (unit IRI, unit text, acts), in reading order."""
-        g = self.g
         order = 0
         previous: URIRef | None = None
         for unit, text, acts in units:
-            iris = [self.minter.child(unit, f"a{k}") for k in range(1, len(acts) + 1)]
-            for act, node in zip(acts, iris, strict=True):
+            nodes = [self.minter.child(unit, f"a{k}") for k in range(1, len(acts) + 1)]
+            for act, node in zip(acts, nodes, strict=True):
                 order += 1
-                yield node, RDF.type, LJ.RitualAct, g
-                yield node, LJ.actionType, self.minter.vocab(act.action_iri), g
-                yield node, LJ.inSection, section, g
-                yield node, LJ.order, integer(order), g
-                yield node, LJ.evidence, unit, g
-                yield node, LJ.evidenceText, zh(text[act.start : act.end]), g
-                yield node, LJ.charStart, integer(act.start), g
-                yield node, LJ.charEnd, integer(act.end), g
-                label = "".join(act.agents) + "·" + act.action_form
-                if act.patients:
-                    label += "·" + "".join(act.patients)
-                yield node, RDFS.label, zh(normalize(label)), g
+                yield from self._evidence(node, act, section, order, unit, text)
                 if previous is not None:
-                    yield previous, LJ.nextAct, node, g
+                    yield previous, LJ.nextAct, node, self.graph
                 previous = node
-                agents = [self.minter.vocab(a) for a in act.agent_iris]
-                for a in agents:
-                    yield node, LJ.agent, a, g
-                    if rite is not None:
-                        yield from self._derive(rite, LJ.involves, a, node)
-                for p in act.patient_iris:
-                    pnode = self.minter.vocab(p)
-                    yield node, LJ.patient, pnode, g
-                    if "/object/" in p:
-                        for a in agents:
-                            yield from self._derive(a, LJ.handles, pnode, node)
-                for relation, places in act.place_iris.items():
-                    prop = {"location": LJ.location, "source": LJ.source}.get(
-                        relation, LJ.destination
-                    )
-                    for p in places:
-                        pnode = self.minter.vocab(p)
-                        yield node, prop, pnode, g
-                        for a in agents:
-                            link = LJ.movesTo if relation == "destination" else LJ.standsAt
-                            if relation != "source":
-                                yield from self._derive(a, link, pnode, node)
-                if act.agent_note and not act.agent_iris:
-                    yield node, LJ.agentNote, en(act.agent_note), g
-                if act.facing:
-                    yield node, LJ.facing, zh(act.facing), g
-                if act.condition:
-                    yield node, LJ.condition, zh(act.condition), g
-                if act.commanded_by is not None:
-                    yield node, LJ.commandedBy, iris[act.commanded_by], g
-                if act.repeats:
-                    yield node, LJ.backReference, zh(act.repeats), g
-                    target = self._repeated(act)
-                    if target is not None:
-                        yield node, LJ.repeats, target, g
+                yield from self._participants(node, act, rite)
+                yield from self._circumstances(node, act, nodes)
                 self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
 
+    def _evidence(
+        self, node: URIRef, act: Act, section: URIRef, order: int, unit: URIRef, text: str
+    ) -> Iterator[Quad]:
+        """What the act is, where it is read, and its label."""
+        graph = self.graph
+        yield node, RDF.type, LJ.RitualAct, graph
+        yield node, LJ.actionType, self.minter.vocab(act.action_iri), graph
+        yield node, LJ.inSection, section, graph
+        yield node, LJ.order, integer(order), graph
+        yield node, LJ.evidence, unit, graph
+        yield node, LJ.evidenceText, zh(text[act.start : act.end]), graph
+        yield node, LJ.charStart, integer(act.start), graph
+        yield node, LJ.charEnd, integer(act.end), graph
+        label = "".join(act.agents) + "·" + act.action_form
+        if act.patients:
+            label += "·" + "".join(act.patients)
+        yield node, RDFS.label, zh(normalize(label)), graph
+
+    def _participants(self, node: URIRef, act: Act, rite: URIRef | None) -> Iterator[Quad]:
+        """Agents, patients and places, with the relations derived from them."""
+        graph = self.graph
+        agents = [self.minter.vocab(a) for a in act.agent_iris]
+        for agent in agents:
+            yield node, LJ.agent, agent, graph
+            if rite is not None:
+                yield from self._derive(rite, LJ.involves, agent, node)
+        for patient in act.patient_iris:
+            thing = self.minter.vocab(patient)
+            yield node, LJ.patient, thing, graph
+            if "/object/" in patient:
+                for agent in agents:
+                    yield from self._derive(agent, LJ.handles, thing, node)
+        for relation, places in act.place_iris.items():
+            prop = {"location": LJ.location, "source": LJ.source}.get(relation, LJ.destination)
+            link = LJ.movesTo if relation == "destination" else LJ.standsAt
+            for place in places:
+                spot = self.minter.vocab(place)
+                yield node, prop, spot, graph
+                if relation != "source":
+                    for agent in agents:
+                        yield from self._derive(agent, link, spot, node)
+
+    def _circumstances(self, node: URIRef, act: Act, nodes: list[URIRef]) -> Iterator[Quad]:
+        """Facing, condition, command and back-reference; ``nodes``: the unit's acts."""
+        graph = self.graph
+        if act.agent_note and not act.agent_iris:
+            yield node, LJ.agentNote, en(act.agent_note), graph
+        if act.facing:
+            yield node, LJ.facing, zh(act.facing), graph
+        if act.condition:
+            yield node, LJ.condition, zh(act.condition), graph
+        if act.commanded_by is not None:
+            yield node, LJ.commandedBy, nodes[act.commanded_by], graph
+        if act.repeats:
+            yield node, LJ.backReference, zh(act.repeats.words), graph
+            target = self._repeated(act)
+            if target is not None:
+                yield node, LJ.repeats, target, graph
+
     def _repeated(self, act: Act) -> URIRef | None:
-        """如初: the first earlier act of the same kind in the chapter, by the same agent if
-        there is one; 亦如之: the act just before."""
-        if not self.chapter_acts:
+        """The earlier act of the chapter a back-reference names (the reader says which:
+        ``RepeatOf``)."""
+        if not self.chapter_acts or act.repeats is None:
             return None
-        if act.repeats and act.repeats.startswith("亦"):
+        if act.repeats.of is RepeatOf.PREVIOUS:
             return self.chapter_acts[-1].iri
         same = [d for d in self.chapter_acts if d.action == act.action]
         by_agent = [d for d in same if set(d.agents) & set(act.agent_iris)]
@@ -124,22 +138,22 @@ class ActEmitter:
 
     def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> Iterator[Quad]:
         self.derived.add((str(s), str(p), str(o)))
-        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.g
+        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.graph
 
     def _statement(self, s: str, p: str, o: str) -> URIRef:
         name = p.rsplit("#", 1)[-1]
         return self.minter.iri(f"derived/{name}/{_tail(s)}/{_tail(o)}")
 
     def derived_quads(self) -> Iterator[Quad]:
-        g = self.g
+        graph = self.graph
         for s, p, o in sorted(self.derived):
             s_, p_, o_ = URIRef(s), URIRef(p), URIRef(o)
-            yield s_, p_, o_, g
+            yield s_, p_, o_, graph
             node = self._statement(s, p, o)
-            yield node, RDF.type, RDF.Statement, g
-            yield node, RDF.subject, s_, g
-            yield node, RDF.predicate, p_, g
-            yield node, RDF.object, o_, g
+            yield node, RDF.type, RDF.Statement, graph
+            yield node, RDF.subject, s_, graph
+            yield node, RDF.predicate, p_, graph
+            yield node, RDF.object, o_, graph
             self.stats["derived relations"] = self.stats.get("derived relations", 0) + 1
 
 

@@ -273,6 +273,15 @@ class _Scanner:
                     run = j + 1
             if e > run:
                 pieces.append((run, e))
+        # blanks after a mark that opens the line (``¶　…``) are layout, as indentation is
+        while pieces:
+            s, e = pieces[0]
+            while s < e and text[s] in INDENT + " \t\ufeff":
+                s += 1
+            if s < e:
+                pieces[0] = (s, e)
+                break
+            pieces.pop(0)
         # trailing blanks are layout
         while pieces:
             s, e = pieces[-1]

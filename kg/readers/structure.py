@@ -27,33 +27,9 @@ from kg.text.document import (
     TextUnit,
 )
 from kg.text.normalize import GARBLED, normalize
+from kg.text.numerals import parse_numeral
 
 _SEP = " \t\u3000\xa0"
-_DIGITS = {"〇": 0, "一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
-
-
-def chinese_number(s: str) -> int | None:
-    """Small Chinese numerals as used for juan numbers.
-
-    >>> [chinese_number(x) for x in ("一", "十", "十七", "二十", "二十三", "一百")]
-    [1, 10, 17, 20, 23, 100]
-    """
-    if not s:
-        return None
-    if "百" in s:
-        head, _, rest = s.partition("百")
-        tail = chinese_number(rest) if rest else 0
-        return (_DIGITS.get(head, 1) if head else 1) * 100 + (tail or 0)
-    if "十" in s:
-        head, _, rest = s.partition("十")
-        tens = _DIGITS.get(head, 1) if head else 1
-        return tens * 10 + (_DIGITS.get(rest, 0) if rest else 0)
-    total = 0
-    for ch in s:
-        if ch not in _DIGITS:
-            return None
-        total = total * 10 + _DIGITS[ch]
-    return total
 
 
 class View:
@@ -228,7 +204,7 @@ class StructureParser:
             if label.isascii() and label.isdigit():
                 self.header_juan = int(label) or None
             else:
-                self.header_juan = chinese_number(m.group(1)) if m else None
+                self.header_juan = parse_numeral(m.group(1)) if m else None
 
     def _juan(self) -> Juan:
         if self.juan is None:
@@ -295,7 +271,7 @@ class StructureParser:
         norm = self._norm(tok)
         a, b = tok.start, tok.end
         m = self.m.juan_marker.match(norm) or self._work_juan(norm)
-        if m and (n := chinese_number(m.group(1))) is not None:
+        if m and (n := parse_numeral(m.group(1))) is not None:
             self.juan_marker(n, a, b, following)
             return True
         if norm in self.m.furniture or any(p.match(norm) for p in self.m.furniture_patterns):

@@ -10,7 +10,8 @@ from typing import Any
 from starlette.requests import Request
 
 from kg.server.config import ServeConfig
-from kg.server.pool import PoolError, WorkerPool
+from kg.server.errors import HttpError
+from kg.server.pool import WorkerPool
 
 
 class ClientGone(Exception):
@@ -28,7 +29,7 @@ class ServerContext:
         """The complete build the store link points at now (a new build swaps the link)."""
         path = os.path.realpath(self.config.store)
         if not os.path.isdir(path):
-            raise PoolError(503, f"{self.config.store}: no store; run `kg build` first")
+            raise HttpError(503, f"{self.config.store}: no store; run `kg build` first")
         return path
 
     async def run(

@@ -14,10 +14,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from kg.rdf.prefixes import PREFIXES, data_prefixes
 from kg.store import (
-    PREFIXES,
+    Cell,
     class_counts,
-    data_prefixes,
     dump,
     graph_counts,
     query_dataset,
@@ -30,7 +30,6 @@ QUERIES = Path(__file__).parent / "queries"
 LJ = PREFIXES["lj"]
 RDF_TYPE = PREFIXES["rdf"] + "type"
 LABEL_PROPS = (PREFIXES["rdfs"] + "label", PREFIXES["skos"] + "prefLabel")
-Cell = tuple[str, str, str | None]  # (kind, value, language or datatype), from kg.store.rows
 
 
 @dataclass
@@ -110,14 +109,18 @@ def _query(name: str) -> str:
     return (QUERIES / f"{name}.rq").read_text(encoding="utf-8")
 
 
+def _rows(db: Any, sparql: str, **kwargs: Any) -> list[list[Cell | None]]:
+    return list(rows(query_dataset(db, sparql, **kwargs))[1])  # type: ignore[arg-type]
+
+
 def _select(db: Any, name: str, iri: str) -> list[dict[str, Cell | None]]:
-    names, body = rows(query_dataset(db, _query(name), bindings={"s": iri}))
-    return [dict(zip(names, r, strict=True)) for r in body]  # type: ignore[arg-type]
+    names, body = rows(query_dataset(db, _query(name), bindings={"s": iri}))  # type: ignore[arg-type]
+    return [dict(zip(names, r, strict=True)) for r in body]
 
 
 def _int(cell: Cell | None) -> int | None:
     try:
-        return int(cell[1]) if cell else None
+        return int(cell.value) if cell else None
     except ValueError:
         return None
 
@@ -141,28 +144,28 @@ class Labels:
         self.best: dict[str, tuple[int, str]] = {}
 
     def want(self, cell: Cell | None) -> None:
-        if cell is not None and cell[0] == "iri":
-            self.wanted.add(cell[1])
+        if cell is not None and cell.kind == "iri":
+            self.wanted.add(cell.value)
 
     def fetch(self) -> None:
         todo = sorted(self.wanted - self.best.keys())
         for i in range(0, len(todo), 400):
-            result = query_dataset(self.db, _query("labels"), values={"x": todo[i : i + 400]})
-            for x, label in rows(result)[1]:
+            found = _rows(self.db, _query("labels"), values={"x": todo[i : i + 400]})
+            for x, label in found:
                 if x and label:
-                    r = rank(label[2] if label[2] and ":" not in label[2] else None)
-                    if x[1] not in self.best or r < self.best[x[1]][0]:
-                        self.best[x[1]] = (r, label[1])  # type: ignore[assignment]
+                    r = rank(label.tag if label.tag and ":" not in label.tag else None)
+                    if x.value not in self.best or r < self.best[x.value][0]:
+                        self.best[x.value] = (r, label.value)
 
-    def node(self, cell: Cell | None) -> Node | None:
-        if cell is None:
-            return None
-        kind, value, extra = cell
-        if kind == "literal":
-            lang = extra if extra and ":" not in extra else None
-            return Node("literal", value, lang=lang, datatype=None if lang else extra)
-        hit = self.best.get(value)
-        return Node(kind, value, label=hit[1] if hit else None)
+    def node(self, cell: Cell) -> Node:
+        if cell.kind == "literal":
+            lang = cell.tag if cell.tag and ":" not in cell.tag else None
+            return Node("literal", cell.value, lang=lang, datatype=None if lang else cell.tag)
+        hit = self.best.get(cell.value)
+        return Node(cell.kind, cell.value, label=hit[1] if hit else None)
+
+    def maybe(self, cell: Cell | None) -> Node | None:
+        return None if cell is None else self.node(cell)
 
 
 # -- jobs -------------------------------------------------------------------------------------
@@ -189,34 +192,35 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
     mine: dict[str, list[Cell]] = defaultdict(list)
     for r in out_rows:
         if r["p"] and r["o"]:
-            mine[r["p"][1]].append(r["o"])
+            mine[r["p"].value].append(r["o"])
     types = [c for c in mine.get(RDF_TYPE, [])]
     own = [c for p in LABEL_PROPS for c in mine.get(p, [])]
-    texts = [c[1] for c in mine.get(LJ + "text", [])]
+    texts = [c.value for c in mine.get(LJ + "text", [])]
 
     parts = _Parts(db, labels)
     breadcrumbs = parts.breadcrumbs(iri)
-    if LJ + "Commentary" in {t[1] for t in types}:
+    if LJ + "Commentary" in {t.value for t in types}:
         blocks = [parts.block(iri, texts[0] if texts else "")]
         text = None
     else:
         blocks = [
-            parts.block(r["c"][1], r["text"][1])  # type: ignore[index]
+            parts.block(r["c"].value, r["text"].value)
             for r in _select(db, "blocks", iri)
+            if r["c"] and r["text"]
         ]
         text = highlight(texts[0], parts.spans(iri, mine)) if texts else None
-    shown = {b[0][1] for b in blocks}
-    children = [c for c in parts.children(iri) if c[0][1] not in shown]  # blocks shown above
+    shown = {b.unit.value for b in blocks}
+    children = [c for c in parts.children(iri) if c.cell.value not in shown]  # blocks shown
     acts = parts.acts(iri)
 
     labels.fetch()
-    best = min(own, key=lambda c: rank(c[2]), default=None)
+    best = min(own, key=lambda c: rank(c.tag), default=None)
     return Page(
         iri=iri,
-        label=best[1] if best else None,
-        labels=[labels.node(c) for c in own],  # type: ignore[misc]
-        types=[labels.node(c) for c in types],  # type: ignore[misc]
-        breadcrumbs=[labels.node(c) for c in breadcrumbs],  # type: ignore[misc]
+        label=best.value if best else None,
+        labels=[labels.node(c) for c in own],
+        types=[labels.node(c) for c in types],
+        breadcrumbs=[labels.node(c) for c in breadcrumbs],
         text=parts.resolve(text),
         blocks=[parts.resolve_block(b) for b in blocks],
         children=[parts.resolve_child(c) for c in children],
@@ -245,9 +249,9 @@ def graph(db: Any, iri: str, fmt: str) -> bytes | None:
 
 def stats(db: Any) -> dict[str, Any]:
     """Counts for the home page and VoID: per graph, class and property; totals; examples."""
-    properties = {r[0][1]: int(r[1][1]) for r in rows(query_dataset(db, _query("stats")))[1]}  # type: ignore[index]
-    totals = next(iter(rows(query_dataset(db, _query("stats-totals")))[1]), [None, None])
-    examples = {r[1][1]: r[0][1] for r in rows(query_dataset(db, _query("examples")))[1]}  # type: ignore[index]
+    properties = {p.value: int(n.value) for p, n in _rows(db, _query("stats")) if p and n}
+    totals = next(iter(_rows(db, _query("stats-totals"))), [None, None])
+    examples = {c.value: x.value for x, c in _rows(db, _query("examples")) if x and c}
     graphs = graph_counts(db)
     return {
         "base": store_base(db),
@@ -255,8 +259,8 @@ def stats(db: Any) -> dict[str, Any]:
         "classes": class_counts(db),
         "properties": properties,
         "triples": sum(graphs.values()),
-        "subjects": _int(totals[0]) or 0,  # type: ignore[arg-type]
-        "objects": _int(totals[1]) or 0,  # type: ignore[arg-type]
+        "subjects": _int(totals[0]) or 0,
+        "objects": _int(totals[1]) or 0,
         "examples": examples,
     }
 
@@ -269,18 +273,52 @@ def _group(pairs: list[tuple[Cell | None, Cell | None]], labels: Labels) -> list
     grouped: dict[str, dict[Cell, None]] = defaultdict(dict)
     for p, o in pairs:
         if p is not None and o is not None:
-            grouped[p[1]][o] = None
+            grouped[p.value][o] = None
     out = []
     for p, values in grouped.items():
         nodes = [labels.node(o) for o in values]
-        nodes.sort(key=lambda n: (n.kind != "iri", n.label or n.value))  # type: ignore[union-attr]
-        out.append((Node("iri", p, label=labels.node(("iri", p, None)).label), nodes))  # type: ignore[union-attr]
+        nodes.sort(key=lambda n: (n.kind != "iri", n.label or n.value))
+        out.append((labels.node(Cell("iri", p)), nodes))
     return out
 
 
 # -- the parts of a page: text with mentions, commentary voices, children, acts ---------------
 
 Spans = list[tuple[int, int, Cell]]
+Pieces = list[tuple[str, Cell | None]]  # text cut at mentions, each with its concept
+
+
+@dataclass
+class RawVoice:
+    opinion: Cell
+    who: Cell | None
+    voice: str | None
+    segments: Pieces
+
+
+@dataclass
+class RawBlock:
+    """A commentary block as gathered, before its labels are fetched."""
+
+    unit: Cell
+    segments: Pieces
+    voices: list[RawVoice]
+
+
+@dataclass
+class RawChild:
+    cell: Cell
+    order: int | None
+    types: list[Cell]
+    text: str | None
+    label: str | None
+
+
+@dataclass
+class RawAct:
+    cell: Cell
+    order: int | None
+    fields: dict[Cell, dict[Cell, None]]  # property → values, in order
 
 
 class _Parts:
@@ -295,12 +333,12 @@ class _Parts:
         here = iri
         while len(chain) < 20:
             found = _select(self.db, "parent", here)
-            if not found or not found[0]["b"] or found[0]["b"][1] in {c[1] for c in chain}:
+            parent = found[0]["b"] if found else None
+            if parent is None or parent.value in {c.value for c in chain}:
                 break
-            parent = found[0]["b"]
             self.labels.want(parent)
             chain.append(parent)
-            here = parent[1]
+            here = parent.value
         return chain[::-1]
 
     def mentions(self, unit: str) -> Spans:
@@ -322,50 +360,54 @@ class _Parts:
             if s0 is not None and e0 is not None:
                 spans += [
                     (s - s0, e - s0, c)
-                    for s, e, c in self.mentions(unit[0][1])
+                    for s, e, c in self.mentions(unit[0].value)
                     if s0 <= s and e <= e0
                 ]
         return spans
 
-    def block(self, iri: str, text: str) -> tuple:
+    def block(self, iri: str, text: str) -> RawBlock:
         spans = self.mentions(iri)
         voices = []
         for r in _select(self.db, "opinions", iri):
+            opinion, said = r["o"], r["text"]
+            if opinion is None or said is None:
+                continue
             start, end = _int(r["start"]), _int(r["end"])
-            own = self.mentions(r["o"][1])  # type: ignore[index]
+            own = self.mentions(opinion.value)
             if start is not None and end is not None:  # the block's mentions inside this voice
                 own += [(s - start, e - start, c) for s, e, c in spans if start <= s and e <= end]
             self.labels.want(r["who"])
-            voice = r["voice"][1] if r["voice"] else None
-            voices.append((r["o"], r["who"], voice, highlight(r["text"][1], own)))  # type: ignore[index]
-        return (("iri", iri, None), highlight(text, spans), voices)
+            voice = r["voice"].value if r["voice"] else None
+            voices.append(RawVoice(opinion, r["who"], voice, highlight(said.value, own)))
+        return RawBlock(Cell("iri", iri), highlight(text, spans), voices)
 
-    def children(self, iri: str) -> list[tuple]:
-        kids: dict[str, list] = {}
+    def children(self, iri: str) -> list[RawChild]:
+        kids: dict[str, RawChild] = {}
         for r in _select(self.db, "children", iri):
-            c = r["c"]
-            if c is None:
+            child = r["c"]
+            if child is None:
                 continue
-            if c[1] not in kids:
-                label = r["label"][1] if r["label"] else None
-                text = r["text"][1] if r["text"] else None
-                kids[c[1]] = [c, _int(r["order"]), [], text, label]
-            if r["type"] and r["type"] not in kids[c[1]][2]:
-                self.labels.want(r["type"])
-                kids[c[1]][2].append(r["type"])
+            if child.value not in kids:
+                label = r["label"].value if r["label"] else None
+                text = r["text"].value if r["text"] else None
+                kids[child.value] = RawChild(child, _int(r["order"]), [], text, label)
+            kind = r["type"]
+            if kind and kind not in kids[child.value].types:
+                self.labels.want(kind)
+                kids[child.value].types.append(kind)
         return list(kids.values())
 
-    def acts(self, iri: str) -> list[tuple]:
-        acts: dict[str, tuple] = {}
+    def acts(self, iri: str) -> list[RawAct]:
+        acts: dict[str, RawAct] = {}
         for r in _select(self.db, "acts", iri):
-            a, p, o = r["act"], r["p"], r["o"]
-            if a is None or p is None or o is None:
+            act, prop, value = r["act"], r["p"], r["o"]
+            if act is None or prop is None or value is None:
                 continue
-            act = acts.setdefault(a[1], (a, _int(r["order"]), defaultdict(dict)))
-            if p[1] not in (RDF_TYPE, LJ + "order"):
-                self.labels.want(p)
-                self.labels.want(o)
-                act[2][p][o] = None
+            raw = acts.setdefault(act.value, RawAct(act, _int(r["order"]), defaultdict(dict)))
+            if prop.value not in (RDF_TYPE, LJ + "order"):
+                self.labels.want(prop)
+                self.labels.want(value)
+                raw.fields[prop][value] = None
         return list(acts.values())
 
     # -- cells → nodes, once the labels are fetched
@@ -373,34 +415,36 @@ class _Parts:
     def resolve(self, segments: list[tuple[str, Cell | None]] | None) -> list[Segment] | None:
         if segments is None:
             return None
-        return [Segment(t, self.labels.node(c)) for t, c in segments]
+        return [Segment(t, self.labels.maybe(c)) for t, c in segments]
 
-    def resolve_block(self, b: tuple) -> Block:
-        node, segments, voices = b
+    def resolve_block(self, b: RawBlock) -> Block:
         return Block(
-            node=self.labels.node(node),  # type: ignore[arg-type]
-            segments=self.resolve(segments),  # type: ignore[arg-type]
+            node=self.labels.node(b.unit),
+            segments=self.resolve(b.segments) or [],
             voices=[
-                Voice(self.labels.node(o), self.labels.node(w), v, self.resolve(s))  # type: ignore[arg-type]
-                for o, w, v, s in voices
+                Voice(
+                    self.labels.node(v.opinion),
+                    self.labels.maybe(v.who),
+                    v.voice,
+                    self.resolve(v.segments) or [],
+                )
+                for v in b.voices
             ],
         )
 
-    def resolve_child(self, c: list) -> Child:
-        cell, order, types, text, label = c
-        node = self.labels.node(cell)
-        if node and not node.label:
-            node.label = label
-        return Child(node, order, [self.labels.node(t) for t in types], text)  # type: ignore[misc,arg-type]
+    def resolve_child(self, c: RawChild) -> Child:
+        node = self.labels.node(c.cell)
+        if not node.label:
+            node.label = c.label
+        return Child(node, c.order, [self.labels.node(t) for t in c.types], c.text)
 
-    def resolve_act(self, a: tuple) -> Act:
-        cell, order, fields = a
+    def resolve_act(self, a: RawAct) -> Act:
         return Act(
-            self.labels.node(cell),  # type: ignore[arg-type]
-            order,
+            self.labels.node(a.cell),
+            a.order,
             [
-                (self.labels.node(p), [self.labels.node(o) for o in values])  # type: ignore[misc]
-                for p, values in fields.items()
+                (self.labels.node(p), [self.labels.node(o) for o in values])
+                for p, values in a.fields.items()
             ],
         )
 
@@ -408,7 +452,7 @@ class _Parts:
 def highlight(text: str, spans: Spans) -> list[tuple[str, Cell | None]]:
     """Cut ``text`` into plain and highlighted pieces (overlaps: the earlier, longer wins).
 
-    >>> c = ("iri", "x", None)
+    >>> c = Cell("iri", "x")
     >>> [t for t, _ in highlight("主人献宾", [(2, 3, c), (0, 2, c)])]
     ['主人', '献', '宾']
     """

@@ -8,44 +8,15 @@ if that is not writable), so a new build gets new dumps and old ones are removed
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import gzip
-import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
 
-from kg.server.formats import CONTENT_TYPES
-from kg.server.pool import PoolError
-
-NAME = "lijing"
-# file name → (format, compressed); Turtle holds the union of the graphs as triples
-DUMPS: dict[str, tuple[str, bool]] = {
-    f"{NAME}.{ext}{gz}": (fmt, bool(gz))
-    for fmt, ext in (("nquads", "nq"), ("trig", "trig"), ("turtle", "ttl"), ("jsonld", "jsonld"))
-    for gz in ("", ".gz")
-}
-LABELS = {"nquads": "N-Quads", "trig": "TriG", "turtle": "Turtle", "jsonld": "JSON-LD"}
-
-
-def write_dump(db: Any, fmt: str, path: str, compress: bool) -> int:
-    """(worker) Write one dump atomically; its size in bytes."""
-    from kg.store import PREFIXES, data_prefixes, dump_to, store_base
-
-    prefixes = None if fmt == "nquads" else {**PREFIXES, **data_prefixes(store_base(db))}
-    tmp = f"{path}.{os.getpid()}.part"
-    try:
-        with gzip.open(tmp, "wb", compresslevel=6) if compress else open(tmp, "wb") as out:
-            dump_to(db, out, fmt, prefixes)
-        os.replace(tmp, path)
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-    return os.path.getsize(path)
+from kg.server.errors import HttpError
+from kg.server.formats import CONTENT_TYPES, DUMPS
 
 
 class DumpCache:
@@ -66,7 +37,7 @@ class DumpCache:
                 if old != here and old.is_dir():
                     shutil.rmtree(old, ignore_errors=True)
             return here
-        raise PoolError(500, "no writable folder for dumps")
+        raise HttpError(500, "no writable folder for dumps")
 
     def _tmp(self) -> Path:
         if self._fallback is None:
@@ -96,7 +67,7 @@ async def download(request: Request) -> Response:
     cache: DumpCache = request.app.state.dumps
     try:
         path = await cache.get(request, name)
-    except PoolError as e:
+    except HttpError as e:
         return Response(e.message + "\n", e.status, media_type="text/plain; charset=utf-8")
     fmt, compress = DUMPS[name]
     media = "application/gzip" if compress else CONTENT_TYPES[fmt]

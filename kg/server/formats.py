@@ -1,7 +1,6 @@
 """Content negotiation: media types ↔ format names, and picking one from ``Accept``.
 
-Lookup tables, not chains of ifs. Format names are kg.store's (json, xml, csv, tsv for
-SPARQL results; turtle, ntriples, nquads, trig, rdfxml, jsonld for RDF).
+Lookup tables derived from the format registry (kg.rdf.formats), not chains of ifs.
 
 >>> negotiate("text/csv;q=0.5, application/sparql-results+xml", RESULT_TYPES)
 'application/sparql-results+xml'
@@ -13,71 +12,34 @@ True
 
 from __future__ import annotations
 
+from kg.rdf.formats import RDF_FORMATS, RESULT_FORMATS, media_types, short_names
+
 # offered media type → format; the first entry is the default for a client that accepts any
-RESULT_TYPES: dict[str, str] = {
-    "application/sparql-results+json": "json",
-    "application/sparql-results+xml": "xml",
-    "text/csv": "csv",
-    "text/tab-separated-values": "tsv",
-    "application/json": "json",
-    "application/xml": "xml",
-    "text/xml": "xml",
-}
-GRAPH_TYPES: dict[str, str] = {
-    "text/turtle": "turtle",
-    "application/n-triples": "ntriples",
-    "application/rdf+xml": "rdfxml",
-    "application/ld+json": "jsonld",
-    "application/n-quads": "nquads",
-    "application/trig": "trig",
-    "application/x-turtle": "turtle",
-    "text/plain": "ntriples",
-    "application/json": "jsonld",
-    "application/xml": "rdfxml",
-    "text/xml": "rdfxml",
-}
+RESULT_TYPES: dict[str, str] = media_types(RESULT_FORMATS)
+GRAPH_TYPES: dict[str, str] = media_types(RDF_FORMATS)
 # format → the Content-Type we answer with
 CONTENT_TYPES: dict[str, str] = {
-    "json": "application/sparql-results+json",
-    "xml": "application/sparql-results+xml",
-    "csv": "text/csv; charset=utf-8",
-    "tsv": "text/tab-separated-values; charset=utf-8",
-    "turtle": "text/turtle; charset=utf-8",
-    "ntriples": "application/n-triples",
-    "nquads": "application/n-quads",
-    "trig": "application/trig",
-    "rdfxml": "application/rdf+xml",
-    "jsonld": "application/ld+json",
+    **{f.name: f.content_type for f in RESULT_FORMATS.values()},
+    **{f.name: f.content_type for f in RDF_FORMATS.values()},
     "html": "text/html; charset=utf-8",
 }
 # the ``format`` request parameter: short names for each kind of result
-RESULT_NAMES = {
-    "json": "json",
-    "srj": "json",
-    "xml": "xml",
-    "srx": "xml",
-    "csv": "csv",
-    "tsv": "tsv",
-}
-GRAPH_NAMES = {
-    "turtle": "turtle",
-    "ttl": "turtle",
-    "ntriples": "ntriples",
-    "nt": "ntriples",
-    "nquads": "nquads",
-    "nq": "nquads",
-    "trig": "trig",
-    "rdfxml": "rdfxml",
-    "xml": "rdfxml",
-    "rdf": "rdfxml",
-    "jsonld": "jsonld",
-    "json-ld": "jsonld",
-    "json": "jsonld",
-}
-# linked-data pages: HTML first, then RDF; file suffixes that ask for a format
+RESULT_NAMES = short_names(RESULT_FORMATS)
+GRAPH_NAMES = short_names(RDF_FORMATS)
+# linked-data pages: HTML first, then RDF; a resource is triples, so the suffixes that ask for
+# a format are those of the triple formats and JSON-LD
 PAGE_TYPES: dict[str, str] = {"text/html": "html", "application/xhtml+xml": "html", **GRAPH_TYPES}
-SUFFIXES = {".ttl": "turtle", ".jsonld": "jsonld", ".nt": "ntriples", ".rdf": "rdfxml"}
-EXTENSIONS = {"turtle": "ttl", "jsonld": "jsonld", "ntriples": "nt", "rdfxml": "rdf"}
+PAGE_FORMATS = ("turtle", "jsonld", "ntriples", "rdfxml")
+SUFFIXES = {f".{RDF_FORMATS[n].suffix}": n for n in PAGE_FORMATS}
+EXTENSIONS = {n: RDF_FORMATS[n].suffix for n in PAGE_FORMATS}
+# full dumps for download: file name → (format, compressed); Turtle holds the union as triples
+DUMP_NAME = "lijing"
+DUMP_FORMATS = ("nquads", "trig", "turtle", "jsonld")
+DUMPS: dict[str, tuple[str, bool]] = {
+    f"{DUMP_NAME}.{RDF_FORMATS[n].suffix}{gz}": (n, bool(gz))
+    for n in DUMP_FORMATS
+    for gz in ("", ".gz")
+}
 
 
 def _ranges(accept: str) -> list[tuple[str, str, float]]:

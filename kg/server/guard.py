@@ -41,6 +41,9 @@ from dataclasses import dataclass
 
 from kg.server.lexer import Token, Unreadable, readings, tokens
 
+UPDATE_REFUSED = "SPARQL Update is not accepted: this endpoint is read-only"
+SERVICE_REFUSED = "SERVICE is not allowed: this endpoint makes no requests to other hosts"
+
 _ESCAPE = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _UPDATE_WORDS = {
     *("insert", "delete", "load", "clear", "create", "drop", "copy", "move", "add", "with")

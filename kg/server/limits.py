@@ -23,6 +23,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kg.server.config import ServeConfig
+from kg.server.errors import HttpError
 
 
 def _raw(status: int, reason: str, text: str) -> bytes:
@@ -61,71 +62,77 @@ def _trim() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-def protocol(config: ServeConfig) -> type[H11Protocol]:
-    """The h11 protocol class with this server's header deadline, connection cap and budget."""
-    budget = _Budget(config.receive_budget)
+class GuardedProtocol(H11Protocol):
+    """uvicorn's h11 protocol with a header deadline, a connection cap and a budget (set by
+    ``protocol``, per server)."""
 
-    class Guarded(H11Protocol):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self._deadline: asyncio.TimerHandle | None = None
-            self._awaiting = False  # between requests: the next one's headers are due
-            self._pending = 0  # bytes received towards headers not yet complete
-            self._refused = False
+    limits: ServeConfig  # not `config`: uvicorn's own Config has that name
+    budget: _Budget
 
-        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-            if len(self.connections) >= config.max_connections:
-                self._refused = True
-                transport.write(_raw(503, "Service Unavailable", "too many open connections"))
-                transport.close()
-                return
-            super().connection_made(transport)
-            self._await_headers()
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._deadline: asyncio.TimerHandle | None = None
+        self._awaiting = False  # between requests: the next one's headers are due
+        self._pending = 0  # bytes received towards headers not yet complete
+        self._refused = False
 
-        def connection_lost(self, exc: Exception | None) -> None:
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if len(self.connections) >= self.limits.max_connections:
+            self._refused = True
+            transport.write(_raw(503, "Service Unavailable", "too many open connections"))
+            transport.close()
+            return
+        super().connection_made(transport)
+        self._await_headers()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._release()
+        if not self._refused:
+            super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._awaiting:
+            if not self.budget.take(len(data)):
+                return self._close(503, "Service Unavailable", "too many requests arriving")
+            self._pending += len(data)
+        cycle = self.cycle
+        super().data_received(data)
+        if self.cycle is not cycle:  # the headers were complete: a request has begun
             self._release()
-            if not self._refused:
-                super().connection_lost(exc)
 
-        def data_received(self, data: bytes) -> None:
-            if self._awaiting:
-                if not budget.take(len(data)):
-                    return self._close(503, "Service Unavailable", "too many requests arriving")
-                self._pending += len(data)
-            cycle = self.cycle
-            super().data_received(data)
-            if self.cycle is not cycle:  # the headers were complete: a request has begun
-                self._release()
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing():
+            self._await_headers()  # the next request's headers have read_timeout too
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()
-            if not self.transport.is_closing():
-                self._await_headers()  # the next request's headers have read_timeout too
+    def _await_headers(self) -> None:
+        self._release()
+        self._awaiting = True
+        self._deadline = self.loop.call_later(self.limits.read_timeout, self._expired)
 
-        def _await_headers(self) -> None:
-            self._release()
-            self._awaiting = True
-            self._deadline = self.loop.call_later(config.read_timeout, self._expired)
-
-        def _release(self) -> None:
-            self._awaiting = False
-            if self._deadline is not None:
-                self._deadline.cancel()
-                self._deadline = None
-            budget.give(self._pending)
-            self._pending = 0
-
-        def _expired(self) -> None:
+    def _release(self) -> None:
+        self._awaiting = False
+        if self._deadline is not None:
+            self._deadline.cancel()
             self._deadline = None
-            self._close(408, "Request Timeout", f"no request within {config.read_timeout:g} s")
+        self.budget.give(self._pending)
+        self._pending = 0
 
-        def _close(self, status: int, reason: str, text: str) -> None:
-            self._release()
-            if not self.transport.is_closing():
-                self.transport.write(_raw(status, reason, text))
-                self.transport.close()
+    def _expired(self) -> None:
+        self._deadline = None
+        self._close(408, "Request Timeout", f"no request within {self.limits.read_timeout:g} s")
 
-    return Guarded
+    def _close(self, status: int, reason: str, text: str) -> None:
+        self._release()
+        if not self.transport.is_closing():
+            self.transport.write(_raw(status, reason, text))
+            self.transport.close()
+
+
+def protocol(config: ServeConfig) -> type[H11Protocol]:
+    """The protocol class for one server: its limits, and one budget for all its connections."""
+    budget = _Budget(config.receive_budget)
+    return type("Guarded", (GuardedProtocol,), {"limits": config, "budget": budget})
 
 
 class RequestLimits:
@@ -158,18 +165,19 @@ class RequestLimits:
 
         try:
             await self.app(scope, body.receive, tracking_send)
-        except _Refused as e:
+        except _Cut as e:
             if not started:
-                await plain(send, e.status, e.text)
+                await plain(send, e.error.status, e.error.message)
         finally:
             self.budget.give(body.held)
 
 
-class _Refused(Exception):
-    def __init__(self, status: int, text: str) -> None:
-        super().__init__(text)
-        self.status = status
-        self.text = text
+class _Cut(Exception):
+    """Stops the app (not an HttpError: a route must not answer it and keep the connection)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.error = HttpError(status, message)
 
 
 class _Body:
@@ -190,13 +198,13 @@ class _Body:
         try:
             message = await asyncio.wait_for(self._receive(), max(left, 0.001))
         except TimeoutError:
-            raise _Refused(408, "the request body did not arrive in time") from None
+            raise _Cut(408, "the request body did not arrive in time") from None
         if message["type"] == "http.request":
             chunk = len(message.get("body", b""))
             if self.held + chunk > self.limit:
-                raise _Refused(413, f"request body over {self.limit} bytes")
+                raise _Cut(413, f"request body over {self.limit} bytes")
             if not self.budget.take(chunk):
-                raise _Refused(503, "the server is receiving too many requests; try again")
+                raise _Cut(503, "the server is receiving too many requests; try again")
             self.held += chunk
             self.complete = not message.get("more_body", False)
         else:

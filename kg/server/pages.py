@@ -16,20 +16,21 @@ from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
 from kg.queries import list_queries, with_values
+from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import DEFAULT_BASE
+from kg.rdf.prefixes import PREFIXES, curie, data_prefixes
 from kg.resources import ontology_dir, project_root
-from kg.server.dumps import DUMPS, LABELS
+from kg.server.errors import HttpError
 from kg.server.formats import (
     CONTENT_TYPES,
+    DUMPS,
     EXTENSIONS,
     GRAPH_TYPES,
     PAGE_TYPES,
     SUFFIXES,
     negotiate,
 )
-from kg.server.pool import PoolError
-from kg.server.void import ONTOLOGY, RDFLIB_FORMATS, void_description
-from kg.store import PREFIXES, data_prefixes
+from kg.server.void import ONTOLOGY, void_description
 from kg.text.normalize import normalize
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
@@ -45,9 +46,7 @@ class Linker:
     def __init__(self, request: Request, base: str) -> None:
         self.root = request.scope.get("root_path", "")
         self.base = base
-        self.prefixes = sorted(
-            {**PREFIXES, **data_prefixes(base)}.items(), key=lambda kv: -len(kv[1])
-        )
+        self.prefixes = {**PREFIXES, **data_prefixes(base)}
 
     def href(self, iri: str) -> str | None:
         if iri.startswith(self.base):
@@ -59,10 +58,7 @@ class Linker:
         return None  # never a javascript: or data: link from the data
 
     def curie(self, iri: str) -> str:
-        for name, ns in self.prefixes:
-            if iri.startswith(ns) and len(iri) > len(ns):
-                return f"{name}:{iri[len(ns) :]}"
-        return iri
+        return curie(iri, self.prefixes, bare=False)
 
 
 def error_page(request: Request, status: int, message: str) -> Response:
@@ -90,7 +86,7 @@ def example_queries() -> list[dict[str, str]]:
 async def home(request: Request) -> Response:
     try:
         stats = await _stats(request)
-    except PoolError as e:
+    except HttpError as e:
         return error_page(request, e.status, e.message)
     linker = Linker(request, stats["base"])
     examples = example_queries()
@@ -101,7 +97,7 @@ async def home(request: Request) -> Response:
             "stats": stats,
             "link": linker,
             "examples": examples,
-            "dumps": [(name, LABELS[fmt], gz) for name, (fmt, gz) in DUMPS.items()],
+            "dumps": [(name, RDF_FORMATS[fmt].label, gz) for name, (fmt, gz) in DUMPS.items()],
             "config": request.app.state.kg.config,
         },
     )
@@ -120,7 +116,7 @@ async def resource(request: Request) -> Response:
             break
     try:
         stats = await _stats(request)
-    except PoolError as e:
+    except HttpError as e:
         return error_page(request, e.status, e.message)
     if not rest:
         return RedirectResponse(str(request.url_for("home")), 303)
@@ -140,7 +136,7 @@ async def resource(request: Request) -> Response:
             body = await ctx.run(
                 "rdf", {"iri": iri, "fmt": fmt, "cap": ctx.config.limit}, request=request
             )
-    except PoolError as e:
+    except HttpError as e:
         if e.status == 400:  # not an IRI: say which
             return error_page(request, 400, f"<{iri}> is not an IRI ({e.message}).")
         return error_page(request, e.status, e.message)
@@ -237,7 +233,7 @@ async def ontology(request: Request) -> Response:
     if fmt == "turtle":
         return FileResponse(ontology_file(), media_type=CONTENT_TYPES["turtle"], headers=headers)
     if fmt != "html":
-        body = ontology_graph().serialize(format=RDFLIB_FORMATS[fmt])
+        body = ontology_graph().serialize(format=RDF_FORMATS[fmt].rdflib)
         return Response(body, media_type=CONTENT_TYPES[fmt], headers=headers)
     docs = generated_docs(request)
     if docs is not None:
@@ -245,7 +241,7 @@ async def ontology(request: Request) -> Response:
     g = ontology_graph()
     try:
         base = (await _stats(request))["base"]
-    except PoolError:
+    except HttpError:
         base = DEFAULT_BASE
     return templates.TemplateResponse(
         request,
@@ -275,7 +271,7 @@ async def void(request: Request) -> Response:
         return Response("406: VoID is RDF (Turtle, JSON-LD, N-Triples, RDF/XML)\n", 406)
     try:
         stats = await _stats(request)
-    except PoolError as e:
+    except HttpError as e:
         return Response(e.message + "\n", e.status)
     fmt = RDF_OFFERS[mime]
     return Response(
@@ -301,7 +297,7 @@ async def graph_store(request: Request) -> Response:
             timeout=request.app.state.kg.config.dump_timeout,
             request=request,
         )
-    except PoolError as e:
+    except HttpError as e:
         return Response(e.message + "\n", e.status, media_type="text/plain")
     if body is None:
         return Response(f"no graph <{graphs[0]}>\n", 404, media_type="text/plain")

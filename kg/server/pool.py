@@ -15,15 +15,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any
 
 from kg.server import worker
-
-
-class PoolError(Exception):
-    """A job that could not be answered; ``status`` is the HTTP status to send."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+from kg.server.errors import HttpError
 
 
 class _Worker:
@@ -37,7 +29,7 @@ def _context() -> mp.context.BaseContext:
     # a fork of the threaded server); spawn where fork is unavailable
     if "forkserver" in mp.get_all_start_methods():
         ctx = mp.get_context("forkserver")
-        ctx.set_forkserver_preload(["kg.server.worker", "kg.store", "kg.server.sparql"])
+        ctx.set_forkserver_preload(["kg.server.worker"])  # with its jobs and the store
         return ctx
     return mp.get_context("spawn")
 
@@ -65,7 +57,7 @@ class WorkerPool:
             self._kill(w)
 
     async def run(self, kind: str, path: str, kwargs: dict[str, Any], timeout: float) -> Any:
-        """Run one job; raise PoolError (503 busy or timed out, 500 crashed) when it fails."""
+        """Run one job; raise HttpError (503 busy or timed out, 500 crashed) when it fails."""
         assert self._idle is not None, "pool not started"
         w = await self._take(timeout)
         try:
@@ -73,12 +65,12 @@ class WorkerPool:
             reply = await asyncio.wait_for(self._recv(w), timeout)
         except TimeoutError:
             self._replace(w)
-            raise PoolError(
+            raise HttpError(
                 503, f"query timed out after {timeout:g} s (the server's --timeout)"
             ) from None
         except (EOFError, OSError, BrokenPipeError):
             self._replace(w)
-            raise PoolError(
+            raise HttpError(
                 500, "the query worker stopped (out of memory or crashed); nothing was sent"
             ) from None
         except asyncio.CancelledError:  # the client went away: stop its query too
@@ -87,7 +79,7 @@ class WorkerPool:
         self._idle.put_nowait(w)
         if reply[0] == "ok":
             return reply[1]
-        raise PoolError(reply[1], reply[2])
+        raise HttpError(reply[1], reply[2])
 
     async def _take(self, timeout: float) -> _Worker:
         """An idle worker that is alive (one that died while idle is replaced)."""
@@ -98,7 +90,7 @@ class WorkerPool:
             try:
                 w = await asyncio.wait_for(self._idle.get(), max(left, 0.001))
             except TimeoutError:
-                raise PoolError(503, "all query workers are busy; try again shortly") from None
+                raise HttpError(503, "all query workers are busy; try again shortly") from None
             if w.proc.is_alive():
                 return w
             self._replace(w)

@@ -1,20 +1,19 @@
 """The SPARQL 1.1 Protocol: request → query → results in the format the client accepts.
 
 ``read_request`` turns an HTTP request into a query, a dataset and the formats the client
-accepts (server side); ``execute`` runs it on a worker (guarded, capped, fully serialized
-before anything is sent, so a failure is an error status, never a truncated 200).
+accepts; ``jobs.execute`` runs it on a worker (guarded, capped, fully serialized before
+anything is sent, so a failure is an error status, never a truncated 200).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qs
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
-from kg.errors import QueryError
+from kg.server.errors import HttpError
 from kg.server.formats import (
     CONTENT_TYPES,
     GRAPH_NAMES,
@@ -23,22 +22,12 @@ from kg.server.formats import (
     RESULT_TYPES,
     negotiate,
 )
-from kg.server.guard import inspect_query
-from kg.server.pool import PoolError
-from kg.server.worker import JobError
+from kg.server.guard import UPDATE_REFUSED
+from kg.server.void import service_description as describe_service
 
-UPDATE_REFUSED = "SPARQL Update is not accepted: this endpoint is read-only"
-SERVICE_REFUSED = "SERVICE is not allowed: this endpoint makes no requests to other hosts"
 FORM = "application/x-www-form-urlencoded"
 QUERY = "application/sparql-query"
 UPDATE = "application/sparql-update"
-
-
-class ProtocolError(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -61,7 +50,7 @@ async def endpoint(request: Request) -> Response:
     ctx = request.app.state.kg
     try:
         req = await read_request(request)
-    except ProtocolError as e:
+    except HttpError as e:
         allow = {"Allow": "GET, POST, OPTIONS"} if e.status == 405 else None
         return error_response(e.status, e.message, allow)
     if req.query is None:
@@ -83,7 +72,7 @@ async def endpoint(request: Request) -> Response:
             },
             request=request,
         )
-    except PoolError as e:
+    except HttpError as e:
         return error_response(e.status, e.message)
     headers = {"Vary": "Accept"}
     if out["truncated"]:
@@ -94,8 +83,6 @@ async def endpoint(request: Request) -> Response:
 async def service_description(request: Request) -> Response:
     """GET /sparql without a query: a browser goes to the query editor, a client gets the
     SPARQL service description."""
-    from kg.server.void import service_description as describe_service
-
     accept = request.headers.get("accept")
     mime = negotiate(accept, {"text/html": "html", **GRAPH_TYPES})
     if mime == "text/html":
@@ -108,9 +95,9 @@ async def service_description(request: Request) -> Response:
 
 
 async def read_request(request: Request) -> ProtocolRequest:
-    """Query, dataset and acceptable formats of a protocol request (ProtocolError if bad)."""
+    """Query, dataset and acceptable formats of a protocol request (HttpError if bad)."""
     if request.method not in ("GET", "POST"):
-        raise ProtocolError(405, f"{request.method} is not a SPARQL protocol operation")
+        raise HttpError(405, f"{request.method} is not a SPARQL protocol operation")
     params: dict[str, list[str]] = {}
     for k, v in request.query_params.multi_items():
         params.setdefault(k, []).append(v)
@@ -118,9 +105,9 @@ async def read_request(request: Request) -> ProtocolRequest:
     if request.method == "POST":
         mime, charset = _content_type(request.headers.get("content-type"))
         if charset and charset not in ("utf-8", "utf8"):
-            raise ProtocolError(415, f"the body must be UTF-8, not {charset}")
+            raise HttpError(415, f"the body must be UTF-8, not {charset}")
         if mime == UPDATE:
-            raise ProtocolError(403, UPDATE_REFUSED)
+            raise HttpError(403, UPDATE_REFUSED)
         body = _utf8(await request.body())
         if mime == FORM:
             for k, v in parse_qs(body, keep_blank_values=True).items():
@@ -129,13 +116,13 @@ async def read_request(request: Request) -> ProtocolRequest:
         elif mime == QUERY:
             queries = [*queries, body]
         else:
-            raise ProtocolError(
+            raise HttpError(
                 415, f"POST a query as {FORM} or {QUERY} (got {mime or 'no Content-Type'})"
             )
     if "update" in params:
-        raise ProtocolError(403, UPDATE_REFUSED)
+        raise HttpError(403, UPDATE_REFUSED)
     if len(queries) > 1:
-        raise ProtocolError(400, "more than one query in the request")
+        raise HttpError(400, "more than one query in the request")
     has_dataset = "default-graph-uri" in params or "named-graph-uri" in params
     result_format, graph_format = _formats(request, params)
     return ProtocolRequest(
@@ -163,7 +150,7 @@ def _utf8(body: bytes) -> str:
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError(400, "the body is not valid UTF-8") from None
+        raise HttpError(400, "the body is not valid UTF-8") from None
 
 
 def _formats(request: Request, params: dict[str, list[str]]) -> tuple[str | None, str | None]:
@@ -175,64 +162,8 @@ def _formats(request: Request, params: dict[str, list[str]]) -> tuple[str | None
         else:
             rf, gf = RESULT_NAMES.get(wanted.lower()), GRAPH_NAMES.get(wanted.lower())
         if rf is None and gf is None:
-            raise ProtocolError(406, f"unknown format {wanted!r}")
+            raise HttpError(406, f"unknown format {wanted!r}")
         return rf, gf
     accept = request.headers.get("accept")
     rm, gm = negotiate(accept, RESULT_TYPES), negotiate(accept, GRAPH_TYPES)
     return (RESULT_TYPES[rm] if rm else None), (GRAPH_TYPES[gm] if gm else None)
-
-
-# -- worker side ------------------------------------------------------------------------------
-
-
-def execute(
-    db: Any,
-    *,
-    query: str,
-    default_graphs: list[str] | None,
-    named_graphs: list[str] | None,
-    result_format: str | None,
-    graph_format: str | None,
-    base_iri: str | None,
-    cap: int | None,
-) -> dict[str, Any]:
-    """Run a protocol query on the store; JobError carries the HTTP status of a failure."""
-    from kg.store import (
-        PREFIXES,
-        data_prefixes,
-        is_graph,
-        query_dataset,
-        serialize_capped,
-        store_base,
-    )
-
-    seen = inspect_query(query)
-    if seen.update:
-        raise JobError(403, UPDATE_REFUSED)
-    if seen.service:
-        raise JobError(400, SERVICE_REFUSED)
-    if seen.unreadable:
-        raise JobError(400, f"syntax error: {seen.unreadable}")
-    try:
-        results = query_dataset(
-            db,
-            query,
-            base_iri=base_iri,
-            default_graphs=default_graphs,
-            named_graphs=named_graphs,
-            union=not seen.dataset,
-        )
-    except QueryError as e:
-        # a syntax error or a bad graph IRI is the client's; a failed read is ours
-        raise JobError(500 if str(e).startswith("query failed") else 400, str(e)) from None
-    graph = is_graph(results)
-    fmt = graph_format if graph else result_format
-    if fmt is None:
-        kinds = ", ".join(GRAPH_TYPES if graph else RESULT_TYPES)
-        raise JobError(406, f"{'graph' if graph else 'these'} results can be sent as: {kinds}")
-    prefixes = {**PREFIXES, **data_prefixes(store_base(db))} if graph else None
-    try:
-        body, cut = serialize_capped(results, fmt, cap, prefixes)
-    except QueryError as e:
-        raise JobError(500, str(e)) from None
-    return {"format": fmt, "body": body, "truncated": cut}

@@ -9,20 +9,13 @@ from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, FOAF, RDF, XSD
 from starlette.requests import Request
 
+from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import ONTOLOGY
-from kg.server.dumps import DUMPS
-from kg.store import PREFIXES
+from kg.rdf.prefixes import PREFIXES
+from kg.server.formats import DUMPS
 
 VOID = Namespace("http://rdfs.org/ns/void#")
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
-RDFLIB_FORMATS = {
-    "turtle": "turtle",
-    "ntriples": "nt",
-    "rdfxml": "xml",
-    "jsonld": "json-ld",
-    "nquads": "nquads",
-    "trig": "trig",
-}
 TITLE = "礼经本义 knowledge graph"
 DESCRIPTION = (
     "The text of 礼经本义 (Cai Dejin, Qing), his commentary on the Yili (仪礼), as linked "
@@ -142,7 +135,7 @@ def _quote(iri: str) -> str:
 
 
 def serialize(g: Graph, fmt: str) -> bytes:
-    out = g.serialize(format=RDFLIB_FORMATS[fmt])
+    out = g.serialize(format=RDF_FORMATS[fmt].rdflib)
     return out.encode("utf-8") if isinstance(out, str) else out
 
 

@@ -19,23 +19,16 @@ from __future__ import annotations
 import ctypes
 import os
 import resource
-from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-from kg.errors import KgError, QueryError
+from kg.errors import KgError
+from kg.server.errors import HttpError
+from kg.server.jobs import JOBS
+from kg.store import open_store
 
 CLONE_NEWNET = 0x40000000
 CLONE_NEWUSER = 0x10000000
-
-
-class JobError(Exception):
-    """A job that failed for a reason the client should hear, with its HTTP status."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
 
 
 # "off" runs workers on the host's network: for tests that the SERVICE guard holds alone
@@ -60,26 +53,10 @@ def limit_memory(megabytes: int | None) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
-def handlers() -> dict[str, Callable[..., Any]]:
-    from kg.server import describe, dumps, sparql
-
-    return {
-        "sparql": sparql.execute,
-        "page": describe.page,
-        "rdf": describe.rdf,
-        "stats": describe.stats,
-        "graph": describe.graph,
-        "dump": dumps.write_dump,
-    }
-
-
 def main(conn: Connection, memory_mb: int | None) -> None:
     """The worker's loop: one job at a time until the server closes the pipe."""
     isolated = isolate_network()
     limit_memory(memory_mb)
-    from kg.store import open_store
-
-    table = handlers()
     opened: tuple[str, Any] | None = None
     conn.send(("ready", {"pid": os.getpid(), "isolated": isolated}))
     while True:
@@ -91,13 +68,12 @@ def main(conn: Connection, memory_mb: int | None) -> None:
             if opened is None or opened[0] != path:
                 opened = None  # drop the previous build's store before opening the new one
                 opened = (path, open_store(path))
-            reply: tuple = ("ok", table[kind](opened[1], **kwargs))
-        except JobError as e:
+            reply: tuple = ("ok", JOBS[kind](opened[1], **kwargs))
+        except HttpError as e:
             reply = ("error", e.status, e.message)
-        except QueryError as e:  # a bad IRI or query is the client's; a failed read is ours
-            reply = ("error", 500 if str(e).startswith("query failed") else 400, str(e))
-        except KgError as e:
-            reply = ("error", 500, str(e))
+        except KgError as e:  # a bad IRI or query is the client's; a failed read is ours
+            failed = HttpError.of(e)
+            reply = ("error", failed.status, failed.message)
         except MemoryError:
             reply = ("error", 500, "the query needed more memory than a worker may use")
         conn.send(reply)

@@ -1,0 +1,115 @@
+"""Judgement phrases (非也, 是也, 此说未是 …) and where a reported or anonymous view ends: the
+wording that both the voice splitter (kg/nlp/voices.py) and the judgement finder
+(kg/nlp/judgements.py) read. Wording in ``patterns/commentary.toml`` [judgements].
+
+>>> judgement_suffix("郑说非也", 0, 4)
+PhraseMatch(start=2, end=4, words='非也', stance='disputes')
+>>> view_end("郑氏谓某贤于某若干纯是也", 3, 12, load_rules(), verdict=True)
+(10, 12)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.nlp.commentary_rules import Rules, load_rules
+
+
+@dataclass(frozen=True)
+class Phrase:
+    words: str  # 非也, 是也, 当从 …
+    stance: str  # disputes | endorses
+
+
+@dataclass(frozen=True)
+class PhraseMatch:
+    """A judgement phrase found in a block's text (with its lead: 此说未是)."""
+
+    start: int
+    end: int
+    words: str
+    stance: str
+
+
+@lru_cache(maxsize=1)
+def judgement_phrases() -> tuple[Phrase, ...]:
+    """Every judgement phrase, the longest first (恐未是 before 未是)."""
+    j = load_rules().patterns.judgements
+    phrases = [Phrase(w, "disputes") for w in j.disputes] + [
+        Phrase(w, "endorses") for w in j.endorses
+    ]
+    return tuple(sorted(phrases, key=lambda p: len(p.words), reverse=True))
+
+
+def phrase_allowed(norm: str, start: int, phrase: Phrase) -> bool:
+    """误 after 之 / 字 / 本 is about a character (字之误, 本误作), not a view."""
+    j = load_rules().patterns.judgements
+    return not (
+        phrase.stance == "disputes"
+        and phrase.words.startswith(j.error)
+        and start
+        and norm[start - 1] in j.not_before_dispute
+    )
+
+
+def judgement_suffix(norm: str, start: int, end: int) -> PhraseMatch | None:
+    """A judgement phrase closing ``norm[start:end]`` (a final particle may follow it)."""
+    finals = load_rules().finals
+    stops = [end]
+    if end - 1 > start and norm[end - 1] in finals:
+        stops.append(end - 1)
+    for stop in stops:
+        for phrase in judgement_phrases():
+            a = stop - len(phrase.words)
+            if a >= start and norm.startswith(phrase.words, a) and phrase_allowed(norm, a, phrase):
+                return PhraseMatch(a, end, norm[a:end], phrase.stance)
+    return None
+
+
+def judgement_prefix(norm: str, start: int, end: int) -> PhraseMatch | None:
+    """A judgement phrase opening ``norm[start:end]`` (after 此说 / 其说 / 斯言)."""
+    for lead in (*load_rules().patterns.judgements.leads, ""):
+        if not norm.startswith(lead, start):
+            continue
+        a = start + len(lead)
+        for phrase in judgement_phrases():
+            b = a + len(phrase.words)
+            if norm.startswith(phrase.words, a) and b <= end and phrase_allowed(norm, a, phrase):
+                return PhraseMatch(start, b, norm[start:b], phrase.stance)
+    return None
+
+
+def view_end(
+    norm: str, body: int, limit: int, rules: Rules, verdict: bool = False
+) -> tuple[int, int]:
+    """Where a reported or anonymous view ends: ``(end of the view, end of the voice)``.
+
+    The view ends after its first full clause (two characters at least), before 然
+    "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
+    view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
+    the author speaking again."""
+    v = rules.patterns.voices
+    end = limit
+    for i in range(body + 2, limit):
+        if judgement_prefix(norm, i, limit):
+            end = i
+            break
+        ch = norm[i]
+        if ch in rules.finals:
+            end = i + 1
+            break
+        if any(norm.startswith(w, i) for w in v.view_ends) and not any(
+            norm.startswith(w, i) for w in v.view_ends_unless
+        ):
+            end = i
+            break
+    if not verdict:
+        return end, end
+    j = judgement_prefix(norm, end, limit)
+    if not j:
+        return end, end
+    stop = j.end
+    if stop < limit and norm[stop] in rules.finals and norm[stop - 1] not in rules.finals:
+        stop += 1
+    return end, stop
