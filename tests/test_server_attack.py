@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -263,3 +264,41 @@ def test_unfinished_bodies_stay_within_the_budget(url: str, served: Served) -> N
     assert peak - before < 256 << 20, (before >> 20, peak >> 20)  # of the 540 MB sent
     settled = until(lambda: _rss(served) - before < 48 << 20, 30, 0.5)
     assert settled, (before >> 20, peak >> 20, _rss(served) >> 20)
+
+
+# -- 2. one client's heavy queries leave workers for everyone else ----------------------------
+
+
+def _post_and_hold(url: str, query: str) -> socket.socket:
+    """A raw POST of ``query`` whose answer is never read (closing the socket cancels it)."""
+    body = urlencode({"query": query}).encode()
+    s = socket.create_connection(_address(url), timeout=10)
+    s.sendall(
+        b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        + body
+    )
+    return s
+
+
+def test_heavy_queries_of_one_client_leave_room_for_another(url: str) -> None:
+    """Eight copies of a query that runs for the whole timeout, from 127.0.0.1; a light one
+    from 127.0.0.2 (another client) is answered within 2 s (before: 503 after 30 s)."""
+    heavy = [_post_and_hold(url, HEAVY) for _ in range(8)]
+    try:
+        # sent after the heavy ones (which reach the server first, on their own connections)
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"))
+        with other:
+            started = time.monotonic()
+            r = other.get(f"{url}/sparql", params={"query": "ASK { ?s ?p ?o }"}, timeout=30)
+            elapsed = time.monotonic() - started
+        assert r.status_code == 200, r.text
+        assert elapsed < 2.0, elapsed
+        for s in heavy:  # still running (nothing answered them)
+            assert not select.select([s], [], [], 0)[0]
+    finally:
+        for s in heavy:
+            s.close()
+    # their workers were freed: the first client is served again
+    ok = until(lambda: httpx.get(f"{url}/sparql", params={"query": "ASK{}"}, timeout=30), 30)
+    assert ok and ok.status_code == 200  # type: ignore[union-attr]

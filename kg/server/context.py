@@ -11,6 +11,7 @@ from starlette.requests import Request
 
 from kg.server.config import ServeConfig
 from kg.server.errors import HttpError
+from kg.server.lanes import ClientLanes
 from kg.server.pool import WorkerPool
 
 
@@ -22,6 +23,7 @@ class ServerContext:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.pool = WorkerPool(config.workers, config.worker_memory)
+        self.lanes = ClientLanes(self.pool.size)
         self._stats: dict[str, dict[str, Any]] = {}
         self._stats_lock = asyncio.Lock()
 
@@ -40,11 +42,16 @@ class ServerContext:
         timeout: float | None = None,
         request: Request | None = None,
     ) -> Any:
-        """Run a job on a worker; with ``request``, stop it if the client disconnects."""
-        job = self.pool.run(kind, self.store_path(), kwargs, timeout or self.config.timeout)
+        """Run a job on a worker; with ``request``, in its client's lane (lanes.py), and
+        stopped if the client disconnects."""
+        timeout = timeout or self.config.timeout
+        path = self.store_path()
         if request is None:
-            return await job
-        return await _unless_disconnected(job, request)
+            return await self.pool.run(kind, path, kwargs, timeout)
+        client = request.client.host if request.client else ""
+        async with self.lanes.hold(client, timeout):
+            job = self.pool.run(kind, path, kwargs, timeout)
+            return await _unless_disconnected(job, request)
 
     async def stats(self) -> dict[str, Any]:
         """Counts and base IRI of the store being served (computed once per build)."""
