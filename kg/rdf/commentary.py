@@ -14,7 +14,6 @@ IRIs, under the block's: ``o2`` its second opinion, ``g1`` its first gloss, ``q1
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import SKOS
@@ -24,35 +23,43 @@ from kg.nlp.commentary_rules import load_rules
 from kg.nlp.extract import Mention
 from kg.nlp.glosses import find_glosses
 from kg.nlp.judgements import find_judgements
+from kg.nlp.lexicon import load_lexicon
 from kg.nlp.textual import ReadingNote, find_readings
 from kg.nlp.voices import Voice, find_reports, split_voices, step_labels
+from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DATA, FOAF, LJ, PERSON, PROV, WORK
 from kg.rdf.terms import Lit, Quad, en, integer, zh
 from kg.text.align import Unit
 from kg.text.document import Issue
 from kg.text.normalize import normalize
-
-if TYPE_CHECKING:
-    from kg.rdf.emit import Emitter
+from kg.text.vocab import load_concepts
 
 SCHEME = DATA["scheme/commentators"]
 
 
-class CommentaryLayer:
-    """Emits the commentary of the blocks an :class:`Emitter` walks."""
+class CommentaryEmitter:
+    """Emits the commentary of the blocks the text emitter (kg.rdf.emit) hands it, into its
+    own graphs (``commentary``; ``mentions`` for the opinions' mentions), with its own counts
+    and the speakers it minted so far in the build."""
 
-    def __init__(self, emitter: Emitter) -> None:
-        self.e = emitter
+    def __init__(self, minter: Minter) -> None:
+        self.minter = minter
+        self.graph = minter.graph("commentary")
+        self.mentions_graph = minter.graph("mentions")
+        self.stats: dict[str, int] = {}
         self.minted: set[str] = set()
         self.lexicon_iris = _lexicon_iris()
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.stats[what] = self.stats.get(what, 0) + n
 
     # -- helpers --------------------------------------------------------------------------------
 
     def person(self, slug: str) -> URIRef:
-        return self.e.m.vocab(PERSON[slug])
+        return self.minter.vocab(PERSON[slug])
 
     def span(self, node: URIRef, block: URIRef, text: str, a: int, b: int) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         yield node, LJ.inUnit, block, g
         yield node, LJ.charStart, integer(a), g
         yield node, LJ.charEnd, integer(b), g
@@ -71,7 +78,7 @@ class CommentaryLayer:
     ) -> Iterator[Quad]:
         text = unit.canonical.text
         voices = split_voices(text)
-        opinions = [self.e.m.child(block, f"o{i}") for i in range(1, len(voices) + 1)]
+        opinions = [self.minter.child(block, f"o{i}") for i in range(1, len(voices) + 1)]
         for i, v in enumerate(voices):
             yield from self.opinion(block, opinions[i], i + 1, v, text, found, unit)
         yield from self.glosses(block, opinions, text, voices, target_text)
@@ -84,8 +91,8 @@ class CommentaryLayer:
         yield from self.readings(block, opinions, text, voices, notes)
         if target is not None:
             for _, label, _, _ in step_labels(text, voices):
-                yield target, LJ.stepLabel, zh(label), self.e.g_comm
-                self.e.count("step labels")
+                yield target, LJ.stepLabel, zh(label), self.graph
+                self.count("step labels")
 
     def opinion(
         self,
@@ -97,10 +104,10 @@ class CommentaryLayer:
         found: list[Mention] | None,
         unit: Unit,
     ) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         for mt in found or ():
             if v.start <= mt.start < v.end:
-                yield node, LJ.mentions, self.e.m.vocab(mt.iri), self.e.g_ment
+                yield node, LJ.mentions, self.minter.vocab(mt.iri), self.mentions_graph
         person = self.person(v.speaker)
         if v.name:
             yield from self.mint(v, unit)
@@ -115,7 +122,7 @@ class CommentaryLayer:
         yield from self.span(node, block, text, v.start, v.end)
         label = normalize(text[v.start : v.end])
         yield node, RDFS.label, zh(label if len(label) <= 12 else label[:12] + "…"), g
-        self.e.count("opinions")
+        self.count("opinions")
         reported = [v.reports] if v.reports else []
         if v.kind == "quote":  # the quoted commentator reporting a third (郑注 … in 万充宗曰)
             norm = normalize(text)
@@ -123,7 +130,7 @@ class CommentaryLayer:
         for slug in dict.fromkeys(reported):
             if slug != v.speaker:
                 yield node, LJ.reports, self.person(slug), g
-                self.e.count("reports")
+                self.count("reports")
         if v.view:
             yield node, LJ.reportedText, zh(text[v.view[0] : v.view[1]]), g
 
@@ -132,12 +139,12 @@ class CommentaryLayer:
         if v.speaker in self.minted:
             return
         self.minted.add(v.speaker)
-        g = self.e.g_comm
+        g = self.graph
         person = self.person(v.speaker)
         name = normalize(v.name or v.speaker)
         yield person, RDF.type, LJ.Commentator, g
         yield person, RDF.type, SKOS.Concept, g
-        yield person, SKOS.inScheme, self.e.m.vocab(SCHEME), g
+        yield person, SKOS.inScheme, self.minter.vocab(SCHEME), g
         yield person, SKOS.prefLabel, zh(name), g
         yield person, RDFS.label, zh(name), g
         yield person, FOAF.name, zh(name), g
@@ -149,7 +156,7 @@ class CommentaryLayer:
             en("Found as a speaker (X曰) in the text; not in ontology/commentators.ttl."),
             g,
         )
-        self.e.count("new commentators")
+        self.count("new commentators")
         r = unit.canonical
         line = r.doc.line_of(r.start)
         r.doc.issues.append(
@@ -171,9 +178,9 @@ class CommentaryLayer:
         voices: list[Voice],
         target_text: str,
     ) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         for n, gl in enumerate(find_glosses(text, voices, passage=target_text), 1):
-            node = self.e.m.child(block, f"g{n}")
+            node = self.minter.child(block, f"g{n}")
             yield opinions[gl.voice], LJ.hasGloss, node, g
             yield node, RDF.type, LJ.Gloss, g
             yield node, LJ.glossTerm, zh(gl.term), g
@@ -184,16 +191,16 @@ class CommentaryLayer:
             yield node, LJ.termStart, integer(gl.term_start), g
             yield node, LJ.termEnd, integer(gl.term_end), g
             for iri in self.lexicon_iris.get(gl.term, ()):
-                yield node, LJ.glossOf, self.e.m.vocab(iri), g
-            self.e.count("glosses")
+                yield node, LJ.glossOf, self.minter.vocab(iri), g
+            self.count("glosses")
 
     def citations(
         self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
     ) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         for n, c in enumerate(find_citations(text, voices), 1):
-            node = self.e.m.child(block, f"q{n}")
-            work = self.e.m.vocab(WORK[c.work])
+            node = self.minter.child(block, f"q{n}")
+            work = self.minter.vocab(WORK[c.work])
             yield opinions[c.voice], LJ.cites, work, g
             yield opinions[c.voice], LJ.hasCitation, node, g
             yield node, RDF.type, LJ.Citation, g
@@ -204,14 +211,14 @@ class CommentaryLayer:
             if c.quote_span:
                 yield node, LJ.quotedText, zh(text[c.quote_span[0] : c.quote_span[1]]), g
                 yield node, LJ.quoteStart, integer(c.quote_span[0]), g
-            self.e.count("citations")
+            self.count("citations")
 
     def judgements(
         self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
     ) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         for n, j in enumerate(find_judgements(text, voices), 1):
-            node = self.e.m.child(block, f"j{n}")
+            node = self.minter.child(block, f"j{n}")
             prop = LJ.disputes if j.stance == "disputes" else LJ.endorses
             judging = opinions[j.voice]
             targets = [self.person(j.person)] if j.person else []
@@ -226,10 +233,10 @@ class CommentaryLayer:
             yield node, LJ.evidenceText, zh(text[j.start : j.end]), g
             yield node, RDFS.label, zh(text[j.start : j.end]), g
             yield from self.span(node, block, text, j.start, j.end)
-            self.e.count("judgements")
+            self.count("judgements")
 
     def reading(self, node: URIRef, note: ReadingNote) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         yield node, LJ.noteKind, Lit(note.kind), g
         for prop, value in (
             (LJ.reading, note.reading),
@@ -240,7 +247,7 @@ class CommentaryLayer:
         ):
             if value:
                 yield node, prop, zh(value), g
-        self.e.count("reading notes")
+        self.count("reading notes")
 
     def readings(
         self,
@@ -250,9 +257,9 @@ class CommentaryLayer:
         voices: list[Voice],
         notes: list[ReadingNote],
     ) -> Iterator[Quad]:
-        g = self.e.g_comm
+        g = self.graph
         for n, note in enumerate(notes, 1):
-            node = self.e.m.child(block, f"t{n}")
+            node = self.minter.child(block, f"t{n}")
             voice = next((i for i, v in enumerate(voices) if v.start <= note.start < v.end), 0)
             if not opinions:
                 return
@@ -265,9 +272,6 @@ class CommentaryLayer:
 def _lexicon_iris() -> dict[str, tuple[str, ...]]:
     """Normalized form → the concept IRIs a glossed term may stand for: only forms that name
     one concept (爵 the cup and 爵 the rank stay unlinked)."""
-    from kg.nlp.lexicon import load_lexicon
-    from kg.text.vocab import load_concepts
-
     forms: dict[str, set[str]] = {}
     for form, entries in load_lexicon().entries.items():
         if all(e.type != "commentator" for e in entries):

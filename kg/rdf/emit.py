@@ -17,7 +17,7 @@ from kg.build.phases import Phases
 from kg.nlp.acts import Act
 from kg.nlp.extract import Mention
 from kg.rdf.acts import ActEmitter
-from kg.rdf.commentary import CommentaryLayer
+from kg.rdf.commentary import CommentaryEmitter
 from kg.rdf.iris import Minter, source_id
 from kg.rdf.namespaces import LJ, PERSON
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
@@ -66,11 +66,11 @@ class Emitter:
         self.catalog = catalog
         self.m = minter
         self.g_text = minter.graph("text")
-        self.g_comm = minter.graph("commentary")
         self.g_ment = minter.graph("mentions")
         self.mentions = mentions or {}  # by id(Unit)
         self.acts = acts or {}  # by id(Unit)
         self.act_emitter = ActEmitter(minter)
+        self.commentary = CommentaryEmitter(minter)
         self.rite: URIRef | None = None  # the rite of the chapter being emitted
         if sources is None:
             assert corpus is not None, "an emitter of parts needs every file's id"
@@ -79,7 +79,6 @@ class Emitter:
         self.juan_count = 0  # juans emitted so far, over all parts
         self.stats: dict[str, int] = {}
         self.texts: dict[URIRef, str] = {}  # unit IRI → its text, for the commentary on it
-        self.commentary = CommentaryLayer(self)
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
@@ -118,8 +117,9 @@ class Emitter:
     def finish(self) -> Iterator[Quad]:
         """What is known only at the end: the relations derived from all the acts."""
         yield from self.act_emitter.derived_quads()
-        for key, n in self.act_emitter.stats.items():
-            self.count(key, n)
+        for layer in (self.commentary.stats, self.act_emitter.stats):
+            for key, n in layer.items():
+                self.count(key, n)
 
     # -- sources and witnesses ------------------------------------------------------------------
 
