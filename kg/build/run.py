@@ -12,7 +12,7 @@ from kg.text.align import align, align_abstract
 from kg.text.catalog import Catalog, load_catalog
 from kg.errors import KgError
 from kg.build.pool import Extractor
-from kg.text.document import Document, Issue
+from kg.text.document import Document, FileIssue
 from kg.build.parts import abstract_only, part_keys, plan_parts
 from kg.build.phases import Phases
 from kg.rdf.emit import Emitter, source_ids
@@ -36,7 +36,7 @@ class BuildReport:
     sources: list[Path]
     counts: dict[str, int] = field(default_factory=dict)
     graphs: dict[str, int] = field(default_factory=dict)
-    issues: list[tuple[Path, Issue]] = field(default_factory=list)
+    issues: list[FileIssue] = field(default_factory=list)
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
 
@@ -138,7 +138,7 @@ def build(
     emitter = Emitter(
         None, catalog, minter, extract=extractor, phases=phases, sources=source_ids(paths)
     )
-    issues: list[tuple[Path, Issue]] = []
+    issues: list[FileIssue] = []
 
     def quads() -> Iterator[Quad]:
         yield from emitter.work()
@@ -153,8 +153,8 @@ def build(
             )
             extractor.start(corpus, label)
             yield from emitter.part(corpus)
-            # after emission: the commentary layer reports what it meets (new commentators)
-            issues.extend((d.path, i) for d in docs for i in d.issues)
+            issues.extend(FileIssue(d.path, i) for d in docs for i in d.issues)
+            issues.extend(emitter.take_issues())  # what emission met (new commentators)
             abstracts.extend(a for a in map(abstract_only, docs) if a is not None)
             del docs, corpus  # before the next part is read
         with phases("aligning"):

@@ -8,7 +8,8 @@ gets them on itself), and ``lj:stepLabel`` on the unit commented on for a 此X�
 
 IRIs, under the block's: ``o2`` its second opinion, ``g1`` its first gloss, ``q1`` citation,
 ``j1`` judgement, ``t1`` reading note. A speaker the vocabulary lacks is minted as
-``person/<pinyin>`` with his name, once per build, and reported as a build issue.
+``person/<pinyin>`` with his name, once per build, and reported in ``issues`` (the build
+collects them: the emitter writes quads, never into the documents it reads).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DATA, FOAF, LJ, PERSON, PROV, WORK
 from kg.rdf.terms import Lit, Quad, en, integer, zh
 from kg.text.align import Unit
-from kg.text.document import Issue
+from kg.text.document import FileIssue, Issue
 from kg.text.normalize import normalize
 from kg.text.vocab import load_concepts
 
@@ -39,8 +40,8 @@ SCHEME = DATA["scheme/commentators"]
 
 class CommentaryEmitter:
     """Emits the commentary of the blocks the text emitter (kg.rdf.emit) hands it, into its
-    own graphs (``commentary``; ``mentions`` for the opinions' mentions), with its own counts
-    and the speakers it minted so far in the build."""
+    own graphs (``commentary``; ``mentions`` for the opinions' mentions), with its own counts,
+    the speakers it minted so far in the build and the issues that reports."""
 
     def __init__(self, minter: Minter) -> None:
         self.minter = minter
@@ -48,10 +49,16 @@ class CommentaryEmitter:
         self.mentions_graph = minter.graph("mentions")
         self.stats: dict[str, int] = {}
         self.minted: set[str] = set()
+        self.issues: list[FileIssue] = []  # what the build reports: new speakers, in order
         self.lexicon_iris = _lexicon_iris()
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
+
+    def take_issues(self) -> list[FileIssue]:
+        """The issues reported since the last call, in the order met."""
+        taken, self.issues = self.issues, []
+        return taken
 
     # -- helpers --------------------------------------------------------------------------------
 
@@ -158,17 +165,11 @@ class CommentaryEmitter:
         )
         self.count("new commentators")
         r = unit.canonical
-        line = r.doc.line_of(r.start)
-        r.doc.issues.append(
-            Issue(
-                "commentator",
-                line,
-                r.start,
-                r.end,
-                f"{v.name}曰: a speaker the commentator vocabulary lacks, "
-                f"minted as person/{v.speaker}",
-            )
+        message = (
+            f"{v.name}曰: a speaker the commentator vocabulary lacks, minted as person/{v.speaker}"
         )
+        issue = Issue("commentator", r.doc.line_of(r.start), r.start, r.end, message)
+        self.issues.append(FileIssue(r.doc.path, issue))
 
     def glosses(
         self,

@@ -23,7 +23,7 @@ from kg.rdf.namespaces import LJ, PERSON
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
 from kg.text.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
 from kg.text.catalog import Catalog
-from kg.text.document import Document, Seg
+from kg.text.document import Document, FileIssue, Seg
 from kg.text.normalize import normalize
 
 _CLASS = {
@@ -82,6 +82,10 @@ class Emitter:
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
+
+    def take_issues(self) -> list[FileIssue]:
+        """What emission reported since the last call (speakers the vocabulary lacks)."""
+        return self.commentary.take_issues()
 
     def quads(self) -> Iterator[Quad]:
         """The whole book: ``work``, ``part`` of the corpus, its ``abstract``, ``finish``."""
