@@ -19,12 +19,13 @@ from kg.nlp.extract import Mention
 from kg.rdf.acts import ActEmitter
 from kg.rdf.commentary import CommentaryEmitter
 from kg.rdf.iris import Minter, source_id
-from kg.rdf.namespaces import LJ, PERSON
+from kg.rdf.namespaces import LJ
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
 from kg.text.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
 from kg.text.catalog import Catalog
 from kg.text.document import Document, FileIssue, Seg
 from kg.text.normalize import normalize
+from kg.text.work import ENGLISH_LABEL, load_work
 
 _CLASS = {
     Seg.PASSAGE: LJ.Passage,
@@ -64,6 +65,7 @@ class Emitter:
         self.extract = extract
         self.phases = phases or Phases()
         self.catalog = catalog
+        self.book = load_work()  # its title and author, from ontology/
         self.m = minter
         self.g_text = minter.graph("text")
         self.g_ment = minter.graph("mentions")
@@ -101,10 +103,10 @@ class Emitter:
         g = self.g_text
         work = self.m.work()
         yield work, RDF.type, LJ.Work, g
-        yield work, RDFS.label, zh("礼经本义"), g
-        yield work, RDFS.label, en("Lijing benyi (The Original Meaning of the Classic of Rites)"), g
-        yield work, DCTERMS.title, zh("礼经本义"), g
-        yield work, DCTERMS.creator, self.m.vocab(PERSON.caidejin), g
+        yield work, RDFS.label, zh(self.book.title), g
+        yield work, RDFS.label, en(ENGLISH_LABEL), g
+        yield work, DCTERMS.title, zh(self.book.title), g
+        yield work, DCTERMS.creator, self.m.vocab(self.book.author.iri), g
 
     def part(self, corpus: Corpus) -> Iterator[Quad]:
         """A corpus's files and juans (without its abstract): the whole book, or one group
@@ -214,7 +216,7 @@ class Emitter:
         yield node, DCTERMS.isPartOf, work, g
         yield node, LJ.order, integer(juan.number if juan.number is not None else 900 + n), g
         if juan.number is not None:
-            yield node, RDFS.label, zh(f"礼经本义卷{_cn(juan.number)}"), g
+            yield node, RDFS.label, zh(f"{self.book.title}卷{_cn(juan.number)}"), g
             yield node, RDFS.label, en(f"Juan {juan.number}"), g
         placements = {j.placement for _, j in juan.readings}
         yield node, LJ.placement, Lit(_best_placement(placements)), g
