@@ -74,18 +74,31 @@ class _Reader:
             self.kept.clear()
 
 
-def rdf_argument(value: str) -> Path | tuple[str, Path]:
+@dataclass(frozen=True)
+class RdfArgument:
+    """An RDF file to add to the store (``--rdf``), in its own named graph: ``graph``, or
+    ``graph/user/<file stem>`` under the build's base when that is None."""
+
+    path: Path
+    graph: str | None = None
+
+    def rdf_file(self, minter: Minter) -> RdfFile:
+        graph = self.graph or str(minter.iri(f"graph/user/{self.path.stem}"))
+        return RdfFile(self.path, graph)
+
+
+def rdf_argument(value: str) -> RdfArgument:
     """``--rdf FILE`` (graph ``graph/user/<stem>``) or ``--rdf GRAPH_IRI=FILE``.
 
     >>> rdf_argument("http://example.org/g=links.ttl")
-    ('http://example.org/g', PosixPath('links.ttl'))
+    RdfArgument(path=PosixPath('links.ttl'), graph='http://example.org/g')
     >>> rdf_argument("links.ttl")
-    PosixPath('links.ttl')
+    RdfArgument(path=PosixPath('links.ttl'), graph=None)
     """
     graph, sep, file = value.partition("=")
     if sep and _IRI_SCHEME.match(graph) and not Path(value).exists():
-        return graph, Path(file)
-    return Path(value)
+        return RdfArgument(Path(file), graph)
+    return RdfArgument(Path(value))
 
 
 def build(
@@ -94,7 +107,7 @@ def build(
     *,
     base: str = DEFAULT_BASE,
     encoding: str = "utf-8",
-    rdf: list[Path | tuple[str, Path]] | None = None,
+    rdf: list[RdfArgument] | None = None,
     progress: Progress | None = None,
     jobs: int = 1,
 ) -> BuildReport:
@@ -122,12 +135,7 @@ def build(
             RdfFile(p, str(minter.graph("vocabularies")), rewrite=(DEFAULT_BASE, minter.base))
             for p in vocabulary_files()
         ),
-        *(
-            RdfFile(r[1], r[0])
-            if isinstance(r, tuple)
-            else RdfFile(r, str(minter.iri(f"graph/user/{r.stem}")))
-            for r in rdf or []
-        ),
+        *(r.rdf_file(minter) for r in rdf or []),
     ]
     for f in files:
         if not f.path.is_file():
