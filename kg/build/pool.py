@@ -15,11 +15,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult, Pool
 
-from kg.text.align import Corpus, MChapter, MJuan, Unit
+from kg.build.phases import Phases
 from kg.nlp.acts import Act, read_chapter_acts
 from kg.nlp.extract import Mention, analyse
+from kg.text.align import Corpus, MChapter, MJuan, Unit
 from kg.text.normalize import normalize
-from kg.build.phases import Phases
 
 Scope = MJuan | MChapter
 Found = tuple[dict[int, list[Mention]], dict[int, list[Act]]]
