@@ -40,8 +40,8 @@ class Box:
     note: str
 
 
-def _label(g: Graph, term: URIRef, lang: str) -> str:
-    for lab in g.objects(term, RDFS.label):
+def _label(graph: Graph, term: URIRef, lang: str) -> str:
+    for lab in graph.objects(term, RDFS.label):
         if isinstance(lab, Literal) and lab.language == lang:
             return str(lab)
     return ""
@@ -154,7 +154,7 @@ def _box_svg(b: Box) -> str:
 
 
 def _edges(
-    g: Graph, boxes: dict[str, Box], links: list[list[str]]
+    graph: Graph, boxes: dict[str, Box], links: list[list[str]]
 ) -> dict[tuple[str, str], list[str]]:
     edges: dict[tuple[str, str], list[str]] = {}
 
@@ -166,12 +166,12 @@ def _edges(
 
     props = sorted(
         p
-        for p in g.subjects(RDF.type, OWL.ObjectProperty)
+        for p in graph.subjects(RDF.type, OWL.ObjectProperty)
         if isinstance(p, URIRef) and str(p).startswith(NS)
     )
     for p in props:
-        for d in g.objects(p, RDFS.domain):
-            for r in g.objects(p, RDFS.range):
+        for d in graph.objects(p, RDFS.domain):
+            for r in graph.objects(p, RDFS.range):
                 if str(d).startswith(NS) and str(r).startswith(NS):
                     add(str(d)[len(NS) :], str(p)[len(NS) :], str(r)[len(NS) :])
     for src, prop, tgt in links:

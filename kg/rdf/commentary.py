@@ -66,11 +66,11 @@ class CommentaryEmitter:
         return self.minter.vocab(PERSON[slug])
 
     def span(self, node: URIRef, block: URIRef, text: str, a: int, b: int) -> Iterator[Quad]:
-        g = self.graph
-        yield node, LJ.inUnit, block, g
-        yield node, LJ.charStart, integer(a), g
-        yield node, LJ.charEnd, integer(b), g
-        yield node, LJ.text, zh(text[a:b]), g
+        graph = self.graph
+        yield node, LJ.inUnit, block, graph
+        yield node, LJ.charStart, integer(a), graph
+        yield node, LJ.charEnd, integer(b), graph
+        yield node, LJ.text, zh(text[a:b]), graph
 
     # -- one block ------------------------------------------------------------------------------
 
@@ -111,24 +111,24 @@ class CommentaryEmitter:
         found: list[Mention] | None,
         unit: Unit,
     ) -> Iterator[Quad]:
-        g = self.graph
+        graph = self.graph
         for mt in found or ():
             if v.start <= mt.start < v.end:
                 yield node, LJ.mentions, self.minter.vocab(mt.iri), self.mentions_graph
         person = self.person(v.speaker)
         if v.name:
             yield from self.mint(v, unit)
-        yield block, LJ.hasOpinion, node, g
-        yield node, RDF.type, LJ.Opinion, g
-        yield node, LJ.order, integer(order), g
-        yield node, LJ.commentator, person, g
-        yield node, PROV.wasAttributedTo, person, g
-        yield node, LJ.voice, Lit(v.kind), g
+        yield block, LJ.hasOpinion, node, graph
+        yield node, RDF.type, LJ.Opinion, graph
+        yield node, LJ.order, integer(order), graph
+        yield node, LJ.commentator, person, graph
+        yield node, PROV.wasAttributedTo, person, graph
+        yield node, LJ.voice, Lit(v.kind), graph
         if v.marker:
-            yield node, LJ.attribution, zh(text[v.marker[0] : v.marker[1]]), g
+            yield node, LJ.attribution, zh(text[v.marker[0] : v.marker[1]]), graph
         yield from self.span(node, block, text, v.start, v.end)
         label = normalize(text[v.start : v.end])
-        yield node, RDFS.label, zh(label if len(label) <= 12 else label[:12] + "…"), g
+        yield node, RDFS.label, zh(label if len(label) <= 12 else label[:12] + "…"), graph
         self.count("opinions")
         reported = [v.reports] if v.reports else []
         if v.kind == "quote":  # the quoted commentator reporting a third (郑注 … in 万充宗曰)
@@ -136,32 +136,32 @@ class CommentaryEmitter:
             reported += [s for s, _, _ in find_reports(norm, v.body_start, v.end)]
         for slug in dict.fromkeys(reported):
             if slug != v.speaker:
-                yield node, LJ.reports, self.person(slug), g
+                yield node, LJ.reports, self.person(slug), graph
                 self.count("reports")
         if v.view:
-            yield node, LJ.reportedText, zh(text[v.view[0] : v.view[1]]), g
+            yield node, LJ.reportedText, zh(text[v.view[0] : v.view[1]]), graph
 
     def mint(self, v: Voice, unit: Unit) -> Iterator[Quad]:
         """A speaker the commentator vocabulary lacks: a Commentator with his name."""
         if v.speaker in self.minted:
             return
         self.minted.add(v.speaker)
-        g = self.graph
+        graph = self.graph
         person = self.person(v.speaker)
         name = normalize(v.name or v.speaker)
-        yield person, RDF.type, LJ.Commentator, g
-        yield person, RDF.type, SKOS.Concept, g
-        yield person, SKOS.inScheme, self.minter.vocab(SCHEME), g
-        yield person, SKOS.prefLabel, zh(name), g
-        yield person, RDFS.label, zh(name), g
-        yield person, FOAF.name, zh(name), g
+        yield person, RDF.type, LJ.Commentator, graph
+        yield person, RDF.type, SKOS.Concept, graph
+        yield person, SKOS.inScheme, self.minter.vocab(SCHEME), graph
+        yield person, SKOS.prefLabel, zh(name), graph
+        yield person, RDFS.label, zh(name), graph
+        yield person, FOAF.name, zh(name), graph
         if v.name and v.name != name:
-            yield person, SKOS.altLabel, zh(v.name), g
+            yield person, SKOS.altLabel, zh(v.name), graph
         yield (
             person,
             SKOS.editorialNote,
             en("Found as a speaker (X曰) in the text; not in ontology/commentators.ttl."),
-            g,
+            graph,
         )
         self.count("new commentators")
         r = unit.canonical
@@ -179,45 +179,45 @@ class CommentaryEmitter:
         voices: list[Voice],
         target_text: str,
     ) -> Iterator[Quad]:
-        g = self.graph
+        graph = self.graph
         for n, gl in enumerate(find_glosses(text, voices, passage=target_text), 1):
             node = self.minter.child(block, f"g{n}")
-            yield opinions[gl.voice], LJ.hasGloss, node, g
-            yield node, RDF.type, LJ.Gloss, g
-            yield node, LJ.glossTerm, zh(gl.term), g
-            yield node, LJ.glossDefinition, zh(gl.definition), g
-            yield node, LJ.glossPattern, Lit(gl.pattern), g
-            yield node, RDFS.label, zh(f"{gl.term}：{gl.definition}"), g
+            yield opinions[gl.voice], LJ.hasGloss, node, graph
+            yield node, RDF.type, LJ.Gloss, graph
+            yield node, LJ.glossTerm, zh(gl.term), graph
+            yield node, LJ.glossDefinition, zh(gl.definition), graph
+            yield node, LJ.glossPattern, Lit(gl.pattern), graph
+            yield node, RDFS.label, zh(f"{gl.term}：{gl.definition}"), graph
             yield from self.span(node, block, text, gl.start, gl.end)
-            yield node, LJ.termStart, integer(gl.term_start), g
-            yield node, LJ.termEnd, integer(gl.term_end), g
+            yield node, LJ.termStart, integer(gl.term_start), graph
+            yield node, LJ.termEnd, integer(gl.term_end), graph
             for iri in self.lexicon_iris.get(gl.term, ()):
-                yield node, LJ.glossOf, self.minter.vocab(iri), g
+                yield node, LJ.glossOf, self.minter.vocab(iri), graph
             self.count("glosses")
 
     def citations(
         self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
     ) -> Iterator[Quad]:
-        g = self.graph
+        graph = self.graph
         for n, c in enumerate(find_citations(text, voices), 1):
             node = self.minter.child(block, f"q{n}")
             work = self.minter.vocab(WORK[c.work])
-            yield opinions[c.voice], LJ.cites, work, g
-            yield opinions[c.voice], LJ.hasCitation, node, g
-            yield node, RDF.type, LJ.Citation, g
-            yield node, LJ.cites, work, g
-            yield node, RDFS.label, zh(c.name + (f"：{c.quote}" if c.quote else "")), g
+            yield opinions[c.voice], LJ.cites, work, graph
+            yield opinions[c.voice], LJ.hasCitation, node, graph
+            yield node, RDF.type, LJ.Citation, graph
+            yield node, LJ.cites, work, graph
+            yield node, RDFS.label, zh(c.name + (f"：{c.quote}" if c.quote else "")), graph
             end = c.quote_span[1] if c.quote_span else c.end
             yield from self.span(node, block, text, c.start, end)
             if c.quote_span:
-                yield node, LJ.quotedText, zh(text[c.quote_span[0] : c.quote_span[1]]), g
-                yield node, LJ.quoteStart, integer(c.quote_span[0]), g
+                yield node, LJ.quotedText, zh(text[c.quote_span[0] : c.quote_span[1]]), graph
+                yield node, LJ.quoteStart, integer(c.quote_span[0]), graph
             self.count("citations")
 
     def judgements(
         self, block: URIRef, opinions: list[URIRef], text: str, voices: list[Voice]
     ) -> Iterator[Quad]:
-        g = self.graph
+        graph = self.graph
         for n, j in enumerate(find_judgements(text, voices), 1):
             node = self.minter.child(block, f"j{n}")
             prop = LJ.disputes if j.stance == "disputes" else LJ.endorses
@@ -226,19 +226,19 @@ class CommentaryEmitter:
             if j.target is not None:
                 targets.insert(0, opinions[j.target])
             for t in targets:
-                yield judging, prop, t, g
-                yield node, LJ.judges, t, g
-            yield judging, LJ.hasJudgement, node, g
-            yield node, RDF.type, LJ.Judgement, g
-            yield node, LJ.stance, Lit(j.stance), g
-            yield node, LJ.evidenceText, zh(text[j.start : j.end]), g
-            yield node, RDFS.label, zh(text[j.start : j.end]), g
+                yield judging, prop, t, graph
+                yield node, LJ.judges, t, graph
+            yield judging, LJ.hasJudgement, node, graph
+            yield node, RDF.type, LJ.Judgement, graph
+            yield node, LJ.stance, Lit(j.stance), graph
+            yield node, LJ.evidenceText, zh(text[j.start : j.end]), graph
+            yield node, RDFS.label, zh(text[j.start : j.end]), graph
             yield from self.span(node, block, text, j.start, j.end)
             self.count("judgements")
 
     def reading(self, node: URIRef, note: ReadingNote) -> Iterator[Quad]:
-        g = self.graph
-        yield node, LJ.noteKind, Lit(note.kind), g
+        graph = self.graph
+        yield node, LJ.noteKind, Lit(note.kind), graph
         for prop, value in (
             (LJ.reading, note.reading),
             (LJ.proposedReading, note.proposed),
@@ -247,7 +247,7 @@ class CommentaryEmitter:
             (LJ.locus, note.locus),
         ):
             if value:
-                yield node, prop, zh(value), g
+                yield node, prop, zh(value), graph
         self.count("reading notes")
 
     def readings(
@@ -258,14 +258,14 @@ class CommentaryEmitter:
         voices: list[Voice],
         notes: list[ReadingNote],
     ) -> Iterator[Quad]:
-        g = self.graph
+        graph = self.graph
         for n, note in enumerate(notes, 1):
             node = self.minter.child(block, f"t{n}")
             voice = next((i for i, v in enumerate(voices) if v.start <= note.start < v.end), 0)
             if not opinions:
                 return
-            yield opinions[voice], LJ.hasReadingNote, node, g
-            yield node, RDF.type, LJ.ReadingNote, g
+            yield opinions[voice], LJ.hasReadingNote, node, graph
+            yield node, RDF.type, LJ.ReadingNote, graph
             yield from self.span(node, block, text, note.start, note.end)
             yield from self.reading(node, note)
 
