@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from rdflib import OWL, RDF, RDFS, Graph, URIRef
 from rdflib.namespace import SKOS
 
-from kg.build.run import build
+from kg.build.run import RdfArgument, build
 from kg.cli import cli
 from kg.docs import default_docs_dir, render_docs
 from kg.docs.reference import load_layout
@@ -130,7 +130,7 @@ def test_text_from_the_data_is_escaped(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     store = tmp_path / "store"
-    build([FIXTURES / "plain_shaolao.txt"], store, rdf=[evil])
+    build([FIXTURES / "plain_shaolao.txt"], store, rdf=[RdfArgument(evil)])
     text = render_docs(store, tmp_path / "docs").read_text(encoding="utf-8")
     assert "&lt;script&gt;alert(1)" in text
     assert "<script>alert" not in text

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from pyld import jsonld
 from rdflib import Dataset, Graph
 
-from kg.build.run import build
+from kg.build.run import RdfArgument, build
 from kg.cli import cli
 from kg.errors import KgError
 from kg.export import FORMATS, export, render
@@ -39,7 +39,7 @@ RDFLIB_FORMATS = {"turtle": "turtle", "trig": "trig", "nquads": "nquads", "jsonl
 
 def build_fixture(where: Path) -> Path:
     store = where / "store"
-    build([TEXT], store, rdf=[ACTS])
+    build([TEXT], store, rdf=[RdfArgument(ACTS)])
     return store
 
 

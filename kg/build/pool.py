@@ -15,13 +15,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.pool import AsyncResult, Pool
 
-from kg.text.align import Corpus, MChapter, MJuan, Unit
+from kg.build.phases import Phases
 from kg.nlp.acts import Act, read_chapter_acts
 from kg.nlp.extract import Mention, analyse
+from kg.text.align import Corpus, AlignedChapter, AlignedJuan, Unit
 from kg.text.normalize import normalize
-from kg.build.phases import Phases
 
-Scope = MJuan | MChapter
+Scope = AlignedJuan | AlignedChapter
 Found = tuple[dict[int, list[Mention]], dict[int, list[Act]]]
 
 
@@ -61,7 +61,7 @@ def scope_units(scope: Scope) -> tuple[list[Unit], Job]:
     parts: list[tuple[list[Unit], list[Unit]]] = []
     for p in scope.prefaces:
         pairs.extend(_walk(p, "commentary"))
-    if isinstance(scope, MChapter):
+    if isinstance(scope, AlignedChapter):
         for s in scope.sections:
             for u in (*s.notes, *s.orphans):
                 pairs.extend(_walk(u, "commentary"))

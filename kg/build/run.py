@@ -8,13 +8,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kg.text.align import align, align_abstract
-from kg.text.catalog import Catalog, load_catalog
-from kg.errors import KgError
-from kg.build.pool import Extractor
-from kg.text.document import Document, Issue
 from kg.build.parts import abstract_only, part_keys, plan_parts
 from kg.build.phases import Phases
+from kg.build.pool import Extractor
+from kg.errors import KgError
 from kg.rdf.emit import Emitter, source_ids
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DEFAULT_BASE
@@ -23,6 +20,9 @@ from kg.readers import read, source_files
 from kg.readers.placement import load_manifest
 from kg.resources import ontology_dir
 from kg.store import RdfFile, build_store
+from kg.text.align import align, align_abstract
+from kg.text.catalog import Catalog, load_catalog
+from kg.text.document import Document, FileIssue
 from kg.text.vocab import vocabulary_files
 
 Progress = Callable[[str, int, int], None]
@@ -36,7 +36,7 @@ class BuildReport:
     sources: list[Path]
     counts: dict[str, int] = field(default_factory=dict)
     graphs: dict[str, int] = field(default_factory=dict)
-    issues: list[tuple[Path, Issue]] = field(default_factory=list)
+    issues: list[FileIssue] = field(default_factory=list)
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
 
@@ -74,18 +74,31 @@ class _Reader:
             self.kept.clear()
 
 
-def rdf_argument(value: str) -> Path | tuple[str, Path]:
+@dataclass(frozen=True)
+class RdfArgument:
+    """An RDF file to add to the store (``--rdf``), in its own named graph: ``graph``, or
+    ``graph/user/<file stem>`` under the build's base when that is None."""
+
+    path: Path
+    graph: str | None = None
+
+    def rdf_file(self, minter: Minter) -> RdfFile:
+        graph = self.graph or str(minter.iri(f"graph/user/{self.path.stem}"))
+        return RdfFile(self.path, graph)
+
+
+def rdf_argument(value: str) -> RdfArgument:
     """``--rdf FILE`` (graph ``graph/user/<stem>``) or ``--rdf GRAPH_IRI=FILE``.
 
     >>> rdf_argument("http://example.org/g=links.ttl")
-    ('http://example.org/g', PosixPath('links.ttl'))
+    RdfArgument(path=PosixPath('links.ttl'), graph='http://example.org/g')
     >>> rdf_argument("links.ttl")
-    PosixPath('links.ttl')
+    RdfArgument(path=PosixPath('links.ttl'), graph=None)
     """
     graph, sep, file = value.partition("=")
     if sep and _IRI_SCHEME.match(graph) and not Path(value).exists():
-        return graph, Path(file)
-    return Path(value)
+        return RdfArgument(Path(file), graph)
+    return RdfArgument(Path(value))
 
 
 def build(
@@ -94,7 +107,7 @@ def build(
     *,
     base: str = DEFAULT_BASE,
     encoding: str = "utf-8",
-    rdf: list[Path | tuple[str, Path]] | None = None,
+    rdf: list[RdfArgument] | None = None,
     progress: Progress | None = None,
     jobs: int = 1,
 ) -> BuildReport:
@@ -106,77 +119,104 @@ def build(
         raise KgError(f"no text files in {', '.join(map(str, sources))}")
     catalog = load_catalog()
     reader = _Reader(encoding, catalog)
-    keys = {}
-    with phases("reading"):  # every file once, for what ties it to others; errors stop here
-        for i, f in enumerate(paths, 1):
-            if progress:
-                progress(f"reading {f.name}", i, len(paths))
-            doc = reader(f)
-            keys[f] = part_keys(doc)
-            reader.keep(doc)
-    parts = plan_parts(keys)
+    parts = plan(paths, reader, phases, progress)
     minter = Minter(base)
-    files = [
-        RdfFile(ontology_dir() / "lijing.ttl", str(minter.graph("ontology"))),
-        *(
-            RdfFile(p, str(minter.graph("vocabularies")), rewrite=(DEFAULT_BASE, minter.base))
-            for p in vocabulary_files()
-        ),
-        *(
-            RdfFile(r[1], r[0])
-            if isinstance(r, tuple)
-            else RdfFile(r, str(minter.iri(f"graph/user/{r.stem}")))
-            for r in rdf or []
-        ),
-    ]
-    for f in files:
-        if not f.path.is_file():
-            raise KgError(f"{f.path}: no such RDF file")
-    # one part at a time is read, aligned and emitted; mentions and acts are found chapter
-    # by chapter as the emitter reaches each one, and the quads go to the store as they come
+    files = rdf_files(minter, rdf or [])
     extractor = Extractor(jobs=jobs, phases=phases, progress=progress)
     emitter = Emitter(
         None, catalog, minter, extract=extractor, phases=phases, sources=source_ids(paths)
     )
-    issues: list[tuple[Path, Issue]] = []
-
-    def quads() -> Iterator[Quad]:
-        yield from emitter.work()
-        abstracts: list[Document] = []
-        for n, part in enumerate(parts, 1):
-            with phases("reading"):
-                docs = [reader(f) for f in part]
-            with phases("aligning"):
-                corpus = align(docs, catalog, abstract=False)
-            label = "extracting and loading" + (
-                f" (part {n}/{len(parts)})" if len(parts) > 1 else ""
-            )
-            extractor.start(corpus, label)
-            yield from emitter.part(corpus)
-            # after emission: the commentary layer reports what it meets (new commentators)
-            issues.extend((d.path, i) for d in docs for i in d.issues)
-            abstracts.extend(a for a in map(abstract_only, docs) if a is not None)
-            del docs, corpus  # before the next part is read
-        with phases("aligning"):
-            abstract = align_abstract(abstracts)
-        if abstract is not None:
-            yield from emitter.abstract(abstract)
-        yield from emitter.finish()
-
+    stream = _PartStream(reader, catalog, emitter, extractor, phases)
     try:
         graphs = build_store(
             store,
-            quads(),
+            stream.quads(parts),
             files,
             on_progress=(lambda what: progress(what, 0, 0)) if progress else (lambda _: None),
             phases=phases,
         )
     finally:
         extractor.close()
-    report = BuildReport(store=store, sources=paths, graphs=graphs)
-    report.counts = dict(emitter.stats)
     order = {f: i for i, f in enumerate(paths)}
-    report.issues = sorted(issues, key=lambda x: order[x[0]])
-    report.seconds = time.perf_counter() - started
-    report.phases = dict(phases.seconds)
-    return report
+    return BuildReport(
+        store=store,
+        sources=paths,
+        counts=dict(emitter.stats),
+        graphs=graphs,
+        issues=sorted(stream.issues, key=lambda reported: order[reported.path]),
+        seconds=time.perf_counter() - started,
+        phases=dict(phases.seconds),
+    )
+
+
+def plan(
+    paths: list[Path], reader: _Reader, phases: Phases, progress: Progress | None
+) -> list[list[Path]]:
+    """The parts to build one at a time, from a first reading of every file for what ties it
+    to others (its juans and chapters); an unreadable file stops the build here."""
+    keys = {}
+    with phases("reading"):
+        for i, f in enumerate(paths, 1):
+            if progress:
+                progress(f"reading {f.name}", i, len(paths))
+            doc = reader(f)
+            keys[f] = part_keys(doc)
+            reader.keep(doc)
+    return plan_parts(keys)
+
+
+def rdf_files(minter: Minter, rdf: list[RdfArgument]) -> list[RdfFile]:
+    """What the store loads beside the emitted quads: the ontology, the vocabularies (under
+    the build's base) and the user's ``--rdf`` files, each checked to exist."""
+    files = [
+        RdfFile(ontology_dir() / "lijing.ttl", str(minter.graph("ontology"))),
+        *(
+            RdfFile(p, str(minter.graph("vocabularies")), rewrite=(DEFAULT_BASE, minter.base))
+            for p in vocabulary_files()
+        ),
+        *(r.rdf_file(minter) for r in rdf),
+    ]
+    for f in files:
+        if not f.path.is_file():
+            raise KgError(f"{f.path}: no such RDF file")
+    return files
+
+
+@dataclass
+class _PartStream:
+    """The build's quads, one part at a time: read, align and emit it (mentions and acts are
+    found chapter by chapter as the emitter reaches each one), then drop it before the next
+    is read; at the end the abstract the parts' files share, and what only the end knows."""
+
+    reader: _Reader
+    catalog: Catalog
+    emitter: Emitter
+    extractor: Extractor
+    phases: Phases
+    issues: list[FileIssue] = field(default_factory=list)  # the readers' and the emitter's
+    abstracts: list[Document] = field(default_factory=list)
+
+    def quads(self, parts: list[list[Path]]) -> Iterator[Quad]:
+        yield from self.emitter.work()
+        for n, part in enumerate(parts, 1):
+            label = "extracting and loading" + (
+                f" (part {n}/{len(parts)})" if len(parts) > 1 else ""
+            )
+            yield from self.part(part, label)
+        with self.phases("aligning"):
+            abstract = align_abstract(self.abstracts)
+        if abstract is not None:
+            yield from self.emitter.abstract(abstract)
+        yield from self.emitter.finish()
+
+    def part(self, files: list[Path], label: str) -> Iterator[Quad]:
+        """One part; its documents and corpus go with this generator's frame."""
+        with self.phases("reading"):
+            docs = [self.reader(f) for f in files]
+        with self.phases("aligning"):
+            corpus = align(docs, self.catalog, abstract=False)
+        self.extractor.start(corpus, label)
+        yield from self.emitter.part(corpus)
+        self.issues.extend(FileIssue(d.path, i) for d in docs for i in d.issues)
+        self.issues.extend(self.emitter.take_issues())  # what emission met (new commentators)
+        self.abstracts.extend(a for a in map(abstract_only, docs) if a is not None)

@@ -56,9 +56,8 @@ def build(
 
     files = [rdf_argument(r) for r in rdf]
     for f in files:
-        path = f[1] if isinstance(f, tuple) else f
-        if not path.is_file():
-            raise click.BadParameter(f"{path}: no such file", param_hint="--rdf")
+        if not f.path.is_file():
+            raise click.BadParameter(f"{f.path}: no such file", param_hint="--rdf")
     with build_progress(quiet) as progress:
         report = run_build(
             list(sources) or default_sources(),

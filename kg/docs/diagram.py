@@ -40,8 +40,8 @@ class Box:
     note: str
 
 
-def _label(g: Graph, term: URIRef, lang: str) -> str:
-    for lab in g.objects(term, RDFS.label):
+def _label(graph: Graph, term: URIRef, lang: str) -> str:
+    for lab in graph.objects(term, RDFS.label):
         if isinstance(lab, Literal) and lab.language == lang:
             return str(lab)
     return ""
@@ -59,31 +59,11 @@ def _expand(curie: str) -> str:
     return PREFIXES[prefix] + local if prefix in PREFIXES else curie
 
 
-def core_svg(g: Graph, layout: dict[str, Any]) -> str:
+def core_svg(graph: Graph, layout: dict[str, Any]) -> str:
     """The SVG (a standalone document, also fit to inline in HTML)."""
-    boxes: dict[str, Box] = {}
+    boxes = _boxes(graph, layout["columns"])
+    edges = _edges(graph, boxes, layout.get("links", []))
     rows = max((len(c) for c in layout["columns"]), default=0)
-    for ci, column in enumerate(layout["columns"]):
-        for ri, name in enumerate(column):
-            if not name:
-                continue
-            term = URIRef(NS + name)
-            parents = [
-                _local(str(p))
-                for p in g.objects(term, RDFS.subClassOf)
-                if not str(p).startswith(NS)
-            ]
-            definition = str(g.value(term, SKOS.definition) or "")
-            note = definition + (f" (⊑ {', '.join(sorted(parents))})" if parents else "")
-            boxes[name] = Box(
-                name,
-                SIDE + BOX_W / 2 + ci * COL_GAP,
-                MARGIN + BOX_H / 2 + ri * ROW_GAP,
-                _label(g, term, "lzh") or name,
-                _label(g, term, "en") or name,
-                note,
-            )
-    edges = _edges(g, boxes, layout.get("links", []))
     width = SIDE * 2 + BOX_W + (len(layout["columns"]) - 1) * COL_GAP
     height = MARGIN * 2 + BOX_H + (rows - 1) * ROW_GAP
     out = [
@@ -98,42 +78,83 @@ def core_svg(g: Graph, layout: dict[str, Any]) -> str:
     ]
     labels = []
     for (src, tgt), names in sorted(edges.items()):
-        path, (lx, ly) = _geometry(boxes[src], boxes[tgt], edges, layout)
-        out.append(
-            f'<path d="{path}" marker-end="url(#lj-arrow)"><title>'
-            f"{escape(src)} → {escape(' / '.join(names))} → {escape(tgt)}</title></path>"
-        )
-        vertical = (
-            abs(boxes[src].x - boxes[tgt].x) < 1 and abs(boxes[src].y - boxes[tgt].y) <= ROW_GAP
-        )
-        anchor = "start" if vertical else "middle"  # beside a short vertical arrow, not on it
-        lx, ly = (lx + 6, ly + 6) if vertical else (lx, ly)
-        labels.append(
-            f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" font-size="11" fill="#333" '
-            f'stroke="#fff" stroke-width="3" paint-order="stroke">'
-            f"{escape(' / '.join(names))}</text>"
-        )
+        arrow, label = _arrow(boxes[src], boxes[tgt], names, edges, layout)
+        out.append(arrow)
+        labels.append(label)
     out.append("</g>")
     out.append('<g class="boxes">')
-    for b in boxes.values():
-        out.append(
-            f'<a href="#{escape(b.name)}"><g class="box">'
-            f"<title>{escape(b.name)}: {escape(b.note)}</title>"
-            f'<rect x="{b.x - BOX_W / 2:.1f}" y="{b.y - BOX_H / 2:.1f}" width="{BOX_W}" '
-            f'height="{BOX_H}" rx="6" fill="#f4f1ea" stroke="#8a6d3b" stroke-width="1.2"/>'
-            f'<text x="{b.x:.1f}" y="{b.y - 4:.1f}" text-anchor="middle" font-size="15" '
-            f'font-weight="bold" fill="#3b2f1e">{escape(b.zh)}</text>'
-            f'<text x="{b.x:.1f}" y="{b.y + 13:.1f}" text-anchor="middle" font-size="11" '
-            f'fill="#5a4a32">{escape(b.en)}</text></g></a>'
-        )
+    out.extend(_box_svg(b) for b in boxes.values())
     out.append("</g>")
     out.append('<g class="labels">' + "".join(labels) + "</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
+def _boxes(graph: Graph, columns: list[list[str]]) -> dict[str, Box]:
+    """A box for each class the layout places, at its column and row."""
+    boxes: dict[str, Box] = {}
+    for ci, column in enumerate(columns):
+        for ri, name in enumerate(column):
+            if not name:
+                continue
+            term = URIRef(NS + name)
+            parents = [
+                _local(str(p))
+                for p in graph.objects(term, RDFS.subClassOf)
+                if not str(p).startswith(NS)
+            ]
+            definition = str(graph.value(term, SKOS.definition) or "")
+            note = definition + (f" (⊑ {', '.join(sorted(parents))})" if parents else "")
+            boxes[name] = Box(
+                name,
+                SIDE + BOX_W / 2 + ci * COL_GAP,
+                MARGIN + BOX_H / 2 + ri * ROW_GAP,
+                _label(graph, term, "lzh") or name,
+                _label(graph, term, "en") or name,
+                note,
+            )
+    return boxes
+
+
+def _arrow(
+    a: Box,
+    b: Box,
+    names: list[str],
+    edges: dict[tuple[str, str], list[str]],
+    layout: dict[str, Any],
+) -> tuple[str, str]:
+    """The SVG of one arrow and of its label (drawn later, above the boxes)."""
+    path, (lx, ly) = _geometry(a, b, edges, layout)
+    arrow = (
+        f'<path d="{path}" marker-end="url(#lj-arrow)"><title>'
+        f"{escape(a.name)} → {escape(' / '.join(names))} → {escape(b.name)}</title></path>"
+    )
+    vertical = abs(a.x - b.x) < 1 and abs(a.y - b.y) <= ROW_GAP
+    anchor = "start" if vertical else "middle"  # beside a short vertical arrow, not on it
+    lx, ly = (lx + 6, ly + 6) if vertical else (lx, ly)
+    label = (
+        f'<text x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}" font-size="11" fill="#333" '
+        f'stroke="#fff" stroke-width="3" paint-order="stroke">'
+        f"{escape(' / '.join(names))}</text>"
+    )
+    return arrow, label
+
+
+def _box_svg(b: Box) -> str:
+    return (
+        f'<a href="#{escape(b.name)}"><g class="box">'
+        f"<title>{escape(b.name)}: {escape(b.note)}</title>"
+        f'<rect x="{b.x - BOX_W / 2:.1f}" y="{b.y - BOX_H / 2:.1f}" width="{BOX_W}" '
+        f'height="{BOX_H}" rx="6" fill="#f4f1ea" stroke="#8a6d3b" stroke-width="1.2"/>'
+        f'<text x="{b.x:.1f}" y="{b.y - 4:.1f}" text-anchor="middle" font-size="15" '
+        f'font-weight="bold" fill="#3b2f1e">{escape(b.zh)}</text>'
+        f'<text x="{b.x:.1f}" y="{b.y + 13:.1f}" text-anchor="middle" font-size="11" '
+        f'fill="#5a4a32">{escape(b.en)}</text></g></a>'
+    )
+
+
 def _edges(
-    g: Graph, boxes: dict[str, Box], links: list[list[str]]
+    graph: Graph, boxes: dict[str, Box], links: list[list[str]]
 ) -> dict[tuple[str, str], list[str]]:
     edges: dict[tuple[str, str], list[str]] = {}
 
@@ -145,12 +166,12 @@ def _edges(
 
     props = sorted(
         p
-        for p in g.subjects(RDF.type, OWL.ObjectProperty)
+        for p in graph.subjects(RDF.type, OWL.ObjectProperty)
         if isinstance(p, URIRef) and str(p).startswith(NS)
     )
     for p in props:
-        for d in g.objects(p, RDFS.domain):
-            for r in g.objects(p, RDFS.range):
+        for d in graph.objects(p, RDFS.domain):
+            for r in graph.objects(p, RDFS.range):
                 if str(d).startswith(NS) and str(r).startswith(NS):
                     add(str(d)[len(NS) :], str(p)[len(NS) :], str(r)[len(NS) :])
     for src, prop, tgt in links:

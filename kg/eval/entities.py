@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from kg.eval.score import Report, Score, add_totals, read_gold
+from kg.eval.score import Report, Score, add_totals, differences, read_gold
 from kg.nlp.extract import annotate
 
 CLASSIC = {"passage": "classic", "record": "classic", "commentary": "commentary"}
@@ -29,10 +29,9 @@ def evaluate_entities(path: Path) -> Report:
             strict[t].add(g, f)
             span[t].add({x[:3] for x in g}, {x[:3] for x in f})
         text = u["text"]
-        for s, e, t, c in sorted(gold - got):
-            errors.append((u["id"], "missed", f"{text[s:e]} {t}:{c} @{s}"))
-        for s, e, t, c in sorted(got - gold):
-            errors.append((u["id"], "spurious", f"{text[s:e]} {t}:{c} @{s}"))
+        errors += differences(
+            u["id"], gold, got, lambda s, e, t, c, text=text: f"{text[s:e]} {t}:{c} @{s}"
+        )
     add_totals(strict)
     add_totals(span)
     return Report("entities", len(gold_units), {"strict": strict, "span": span}, errors)

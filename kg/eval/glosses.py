@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from kg.eval.score import Report, Score, add_totals, read_gold
+from kg.eval.score import Report, Score, add_totals, differences, read_gold
 from kg.nlp.glosses import find_glosses
 
 
@@ -27,10 +27,9 @@ def evaluate_glosses(path: Path) -> Report:
         }
         strict[kind].add(gold, got)
         term[kind].add({g[:2] for g in gold}, {g[:2] for g in got})
-        for a, b, c, d in sorted(gold - got):
-            errors.append((u["id"], "missed", f"{text[a:b]} = {text[c:d]} @{a}"))
-        for a, b, c, d in sorted(got - gold):
-            errors.append((u["id"], "spurious", f"{text[a:b]} = {text[c:d]} @{a}"))
+        errors += differences(
+            u["id"], gold, got, lambda a, b, c, d, text=text: f"{text[a:b]} = {text[c:d]} @{a}"
+        )
     add_totals(strict)
     add_totals(term)
     return Report("glosses", len(rows), {"strict": strict, "term": term}, errors)

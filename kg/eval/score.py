@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -71,3 +72,13 @@ def add_totals(scores: dict[str, Score]) -> None:
     for sc in list(scores.values()):
         total.tp, total.fp, total.fn = total.tp + sc.tp, total.fp + sc.fp, total.fn + sc.fn
     scores["all"] = total
+
+
+def differences(
+    unit: str, gold: set[tuple], found: set[tuple], describe: Callable[..., str]
+) -> list[tuple[str, str, str]]:
+    """The misses and spurious finds of one unit, for ``kg eval --errors``; ``describe``
+    gets a tuple's fields and says it in a few words."""
+    return [(unit, "missed", describe(*x)) for x in sorted(gold - found)] + [
+        (unit, "spurious", describe(*x)) for x in sorted(found - gold)
+    ]

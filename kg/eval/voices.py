@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from kg.eval.score import Report, Score, add_totals, read_gold
+from kg.eval.score import Report, Score, add_totals, differences, read_gold
 from kg.nlp.commentary_rules import load_rules
 from kg.nlp.voices import split_voices
 
@@ -34,10 +34,12 @@ def evaluate_voices(path: Path) -> Report:
             strict[t].add({x for x in gold if x[3] == t}, {x for x in got if x[3] == t})
         labels["all"].add(_numbered(gold), _numbered(got))
         blocks["all"].add({u["id"]}, {u["id"]} if gold == got else set())
-        for a, b, s, k, r in sorted(gold - got):
-            errors.append((u["id"], "missed", f"{s}/{k}{'/' + r if r else ''} {text[a:b]} @{a}"))
-        for a, b, s, k, r in sorted(got - gold):
-            errors.append((u["id"], "spurious", f"{s}/{k}{'/' + r if r else ''} {text[a:b]} @{a}"))
+        errors += differences(
+            u["id"],
+            gold,
+            got,
+            lambda a, b, s, k, r, text=text: f"{s}/{k}{'/' + r if r else ''} {text[a:b]} @{a}",
+        )
     add_totals(strict)
     return Report(
         "voices", len(rows), {"strict": strict, "labels": labels, "blocks": blocks}, errors

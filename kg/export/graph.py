@@ -29,6 +29,7 @@ CONFIG = Path(__file__).with_name("graph.toml")
 _LABEL_EN = "en"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 Value = str | int | float | bool
+Triple = tuple[str, str, str]  # subject, property, object IRIs
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,25 @@ def build_graph(
     """The property graph of the chosen layers (the default ones when none), optionally of
     one chapter (its slug, title or IRI)."""
     cfg = config or load_config()
+    chosen = _chosen_layers(cfg, layers)
+    typed = _node_classes(db, cfg)
+    triples = _edges_of(db, typed, [p for name in chosen for p in cfg.layers[name].edges])
+    if chapter is not None:
+        chapter = resolve_chapter(db, chapter)  # a slug, a title or the IRI
+        triples = _of_chapter(db, cfg, chapter, typed, triples)
+    ids = sorted({x for s, _, o in triples for x in (s, o)})
+    nodes = {i: Node(i, cfg.classes[typed[i]]) for i in ids}
+    _describe(db, cfg, nodes)
+    labels = _term_labels(db, {n.cls.iri for n in nodes.values()} | {p for _, p, _ in triples})
+    _node_attributes(nodes, labels, store_base(db))
+    edges = _edges(triples, nodes, labels)
+    order = sorted(nodes.values(), key=lambda n: (typed[n.id], natural_key(n.id)))
+    _one_type_per_attribute([n.attrs for n in order])
+    _one_type_per_attribute([e.attrs for e in edges])
+    return PropertyGraph(order, edges, chosen, chapter)
+
+
+def _chosen_layers(cfg: GraphConfig, layers: Iterable[str]) -> list[str]:
     chosen = list(layers) or [name for name, layer in cfg.layers.items() if layer.default]
     unknown = [n for n in chosen if n not in cfg.layers]
     if unknown:
@@ -209,7 +229,11 @@ def build_graph(
             f"no graph layer {', '.join(map(repr, unknown))} "
             f"(graph exports have: {', '.join(cfg.layers)}; see {cfg.path.name})"
         )
-    # each resource's node class: the first listed class it has
+    return chosen
+
+
+def _node_classes(db: object, cfg: GraphConfig) -> dict[str, int]:
+    """Each resource's node class (its index in the config): the first listed class it has."""
     rank = {c.iri: i for i, c in enumerate(cfg.classes)}
     typed: dict[str, int] = {}
     for s, c in _select(db, f"SELECT DISTINCT ?s ?c WHERE {{ {_values('c', rank)} ?s a ?c }}"):
@@ -217,31 +241,34 @@ def build_graph(
             i = rank[c[1]]
             if s[1] not in typed or i < typed[s[1]]:
                 typed[s[1]] = i
+    return typed
 
-    def edges_of(props: Iterable[str]) -> list[tuple[str, str, str]]:
-        props = list(props)
-        if not props:
-            return []
-        q = f"SELECT DISTINCT ?s ?p ?o WHERE {{ {_values('p', props)} ?s ?p ?o FILTER(isIRI(?o)) }}"
-        return [(s[1], p[1], o[1]) for s, p, o in _select(db, q) if s[1] in typed and o[1] in typed]
 
-    wanted = [p for name in chosen for p in cfg.layers[name].edges]
-    triples = edges_of(wanted)
-    if chapter is not None:
-        chapter = resolve_chapter(db, chapter)  # a slug, a title or the IRI
-        members = chapter_members(db, chapter, cfg.chapter_links)
-        every = edges_of({p for layer in cfg.layers.values() for p in layer.edges})
-        touched = members | {x for s, _, o in every if s in members or o in members for x in (s, o)}
-        triples = [
-            t
-            for t in triples
-            if t[0] in members or t[2] in members or (t[0] in touched and t[2] in touched)
-        ]
-    ids = sorted({x for s, _, o in triples for x in (s, o)})
-    nodes = {i: Node(i, cfg.classes[typed[i]]) for i in ids}
-    _describe(db, cfg, nodes)
-    labels = _term_labels(db, {n.cls.iri for n in nodes.values()} | {p for _, p, _ in triples})
-    base = store_base(db)
+def _edges_of(db: object, typed: dict[str, int], props: Iterable[str]) -> list[Triple]:
+    """The triples of these properties between two resources that are nodes."""
+    props = list(props)
+    if not props:
+        return []
+    q = f"SELECT DISTINCT ?s ?p ?o WHERE {{ {_values('p', props)} ?s ?p ?o FILTER(isIRI(?o)) }}"
+    return [(s[1], p[1], o[1]) for s, p, o in _select(db, q) if s[1] in typed and o[1] in typed]
+
+
+def _of_chapter(
+    db: object, cfg: GraphConfig, chapter: str, typed: dict[str, int], triples: list[Triple]
+) -> list[Triple]:
+    """The triples that touch the chapter's members, or join two nodes next to them."""
+    members = chapter_members(db, chapter, cfg.chapter_links)
+    every = _edges_of(db, typed, {p for layer in cfg.layers.values() for p in layer.edges})
+    touched = members | {x for s, _, o in every if s in members or o in members for x in (s, o)}
+    return [
+        t
+        for t in triples
+        if t[0] in members or t[2] in members or (t[0] in touched and t[2] in touched)
+    ]
+
+
+def _node_attributes(nodes: dict[str, Node], labels: dict[str, tuple[str, str]], base: str) -> None:
+    """Every node's label, class (with its labels) and colour, before what _describe found."""
     for n in nodes.values():
         zh_cls, en_cls = labels.get(n.cls.iri, (n.cls.name, n.cls.name))
         n.attrs = {
@@ -255,6 +282,12 @@ def build_graph(
             "colour": n.cls.colour,
             **{k: v for k, v in n.attrs.items() if k not in ("label_zh", "label_en")},
         }
+
+
+def _edges(
+    triples: list[Triple], nodes: dict[str, Node], labels: dict[str, tuple[str, str]]
+) -> list[Edge]:
+    """The edges, with their relation's labels and the source's edge attributes, sorted."""
     edges = []
     for s, p, o in triples:
         rel = local_name(p)
@@ -272,10 +305,7 @@ def build_graph(
         eid = "e" + hashlib.sha1(f"{s} {p} {o}".encode()).hexdigest()[:12]
         edges.append(Edge(eid, s, o, rel, attrs))
     edges.sort(key=lambda e: (natural_key(e.source), e.relation, natural_key(e.target)))
-    order = sorted(nodes.values(), key=lambda n: (typed[n.id], natural_key(n.id)))
-    _one_type_per_attribute([n.attrs for n in order])
-    _one_type_per_attribute([e.attrs for e in edges])
-    return PropertyGraph(order, edges, chosen, chapter)
+    return edges
 
 
 def _one_type_per_attribute(records: list[dict[str, Value]]) -> None:

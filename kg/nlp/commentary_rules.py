@@ -17,9 +17,10 @@ from pathlib import Path
 
 from kg.nlp.wordlists import alternation, from_table, read_toml
 from kg.text.vocab import load_concepts
+from kg.text.work import load_work
 
 PATTERNS = Path(__file__).parent / "patterns"
-AUTHOR = "caidejin"
+AUTHOR = load_work().author.slug  # the book's author speaks where no one else is named
 ANONYMOUS = "anonymous"
 
 

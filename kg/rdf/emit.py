@@ -17,14 +17,15 @@ from kg.build.phases import Phases
 from kg.nlp.acts import Act
 from kg.nlp.extract import Mention
 from kg.rdf.acts import ActEmitter
-from kg.rdf.commentary import CommentaryLayer
+from kg.rdf.commentary import CommentaryEmitter
 from kg.rdf.iris import Minter, source_id
-from kg.rdf.namespaces import LJ, PERSON
+from kg.rdf.namespaces import LJ
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
-from kg.text.align import Corpus, MChapter, MJuan, MSection, Reading, Unit
+from kg.text.align import AlignedChapter, AlignedJuan, AlignedSection, Corpus, Reading, Unit
 from kg.text.catalog import Catalog
-from kg.text.document import Document, Seg
+from kg.text.document import Document, FileIssue, Seg
 from kg.text.normalize import normalize
+from kg.text.work import ENGLISH_LABEL, load_work
 
 _CLASS = {
     Seg.PASSAGE: LJ.Passage,
@@ -64,13 +65,14 @@ class Emitter:
         self.extract = extract
         self.phases = phases or Phases()
         self.catalog = catalog
-        self.m = minter
-        self.g_text = minter.graph("text")
-        self.g_comm = minter.graph("commentary")
-        self.g_ment = minter.graph("mentions")
+        self.book = load_work()  # its title and author, from ontology/
+        self.minter = minter
+        self.text_graph = minter.graph("text")
+        self.mentions_graph = minter.graph("mentions")
         self.mentions = mentions or {}  # by id(Unit)
         self.acts = acts or {}  # by id(Unit)
         self.act_emitter = ActEmitter(minter)
+        self.commentary = CommentaryEmitter(minter)
         self.rite: URIRef | None = None  # the rite of the chapter being emitted
         if sources is None:
             assert corpus is not None, "an emitter of parts needs every file's id"
@@ -79,10 +81,13 @@ class Emitter:
         self.juan_count = 0  # juans emitted so far, over all parts
         self.stats: dict[str, int] = {}
         self.texts: dict[URIRef, str] = {}  # unit IRI → its text, for the commentary on it
-        self.commentary = CommentaryLayer(self)
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
+
+    def take_issues(self) -> list[FileIssue]:
+        """What emission reported since the last call (speakers the vocabulary lacks)."""
+        return self.commentary.take_issues()
 
     def quads(self) -> Iterator[Quad]:
         """The whole book: ``work``, ``part`` of the corpus, its ``abstract``, ``finish``."""
@@ -95,13 +100,13 @@ class Emitter:
         yield from self.finish()
 
     def work(self) -> Iterator[Quad]:
-        g = self.g_text
-        work = self.m.work()
-        yield work, RDF.type, LJ.Work, g
-        yield work, RDFS.label, zh("礼经本义"), g
-        yield work, RDFS.label, en("Lijing benyi (The Original Meaning of the Classic of Rites)"), g
-        yield work, DCTERMS.title, zh("礼经本义"), g
-        yield work, DCTERMS.creator, self.m.vocab(PERSON.caidejin), g
+        graph = self.text_graph
+        work = self.minter.work()
+        yield work, RDF.type, LJ.Work, graph
+        yield work, RDFS.label, zh(self.book.title), graph
+        yield work, RDFS.label, en(ENGLISH_LABEL), graph
+        yield work, DCTERMS.title, zh(self.book.title), graph
+        yield work, DCTERMS.creator, self.minter.vocab(self.book.author.iri), graph
 
     def part(self, corpus: Corpus) -> Iterator[Quad]:
         """A corpus's files and juans (without its abstract): the whole book, or one group
@@ -110,29 +115,30 @@ class Emitter:
             yield from self.source(doc)
         for juan in corpus.juans:
             self.juan_count += 1
-            yield from self.juan(juan, self.m.work(), self.juan_count)
+            yield from self.juan(juan, self.minter.work(), self.juan_count)
 
     def abstract(self, unit: Unit) -> Iterator[Quad]:
-        yield from self.unit(unit, self.m.abstract(), self.m.work(), 0, LJ.Abstract)
+        yield from self.unit(unit, self.minter.abstract(), self.minter.work(), 0, LJ.Abstract)
 
     def finish(self) -> Iterator[Quad]:
         """What is known only at the end: the relations derived from all the acts."""
         yield from self.act_emitter.derived_quads()
-        for key, n in self.act_emitter.stats.items():
-            self.count(key, n)
+        for layer in (self.commentary.stats, self.act_emitter.stats):
+            for key, n in layer.items():
+                self.count(key, n)
 
     # -- sources and witnesses ------------------------------------------------------------------
 
     def source(self, doc: Document) -> Iterator[Quad]:
-        g = self.g_text
-        src = self.m.source(self.sources[doc.path])
-        yield src, RDF.type, LJ.SourceDocument, g
-        yield src, RDFS.label, Lit(doc.path.name), g
-        yield src, DCTERMS.identifier, Lit(str(doc.path)), g
-        yield src, DCTERMS.format, Lit("text/plain"), g
-        yield src, LJ.layout, Lit(doc.layout), g
+        graph = self.text_graph
+        src = self.minter.source(self.sources[doc.path])
+        yield src, RDF.type, LJ.SourceDocument, graph
+        yield src, RDFS.label, Lit(doc.path.name), graph
+        yield src, DCTERMS.identifier, Lit(str(doc.path)), graph
+        yield src, DCTERMS.format, Lit("text/plain"), graph
+        yield src, LJ.layout, Lit(doc.layout), graph
         digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
-        yield src, LJ.sha256, Lit(digest), g
+        yield src, LJ.sha256, Lit(digest), graph
         meta = {
             "name": DCTERMS.title,
             "author": DCTERMS.creator,
@@ -143,53 +149,53 @@ class Emitter:
         }
         for key, value in doc.metadata.items():
             if key in meta and value:
-                yield src, meta[key], zh(value), g
+                yield src, meta[key], zh(value), graph
         yield from self.repository(src, doc)
         n = 0
         for seg in doc.segments:
             if seg.kind is Seg.NOISE:
                 n += 1
-                node = self.m.child(src, f"noise/{n}")
-                yield node, RDF.type, LJ.NoiseSpan, g
-                yield node, LJ.sourceFile, src, g
-                yield node, LJ.charStart, integer(seg.start), g
-                yield node, LJ.charEnd, integer(seg.end), g
-                yield node, LJ.line, integer(doc.line_of(seg.start)), g
-                yield node, LJ.text, Lit(doc.text[seg.start : seg.end]), g
-                yield node, LJ.noiseKind, Lit(_noise_kind(doc.text[seg.start : seg.end])), g
+                node = self.minter.child(src, f"noise/{n}")
+                yield node, RDF.type, LJ.NoiseSpan, graph
+                yield node, LJ.sourceFile, src, graph
+                yield node, LJ.charStart, integer(seg.start), graph
+                yield node, LJ.charEnd, integer(seg.end), graph
+                yield node, LJ.line, integer(doc.line_of(seg.start)), graph
+                yield node, LJ.text, Lit(doc.text[seg.start : seg.end]), graph
+                yield node, LJ.noiseKind, Lit(_noise_kind(doc.text[seg.start : seg.end])), graph
                 self.count("noise spans")
 
     def repository(self, src: URIRef, doc: Document) -> Iterator[Quad]:
         """What a text repository's header says of a file (Kanripo: id, base edition, juan)."""
-        g = self.g_text
+        graph = self.text_graph
         plain = {"text_id": LJ.textId, "edition": LJ.baseEdition, "file_date": DCTERMS.modified}
         for key, prop in plain.items():
             if doc.metadata.get(key):
-                yield src, prop, Lit(doc.metadata[key]), g
+                yield src, prop, Lit(doc.metadata[key]), graph
         if doc.metadata.get("juan"):
-            yield src, LJ.juanLabel, zh(doc.metadata["juan"]), g
+            yield src, LJ.juanLabel, zh(doc.metadata["juan"]), graph
         if doc.metadata.get("link"):
-            yield src, RDFS.seeAlso, URIRef(doc.metadata["link"]), g
+            yield src, RDFS.seeAlso, URIRef(doc.metadata["link"]), graph
 
     def witness(self, node: URIRef, r: Reading) -> Iterator[Quad]:
-        g = self.g_text
+        graph = self.text_graph
         sid = self.sources[r.doc.path]
-        w = self.m.child(node, f"w/{sid}")
-        yield node, LJ.witness, w, g
-        yield w, RDF.type, LJ.Witness, g
-        yield w, LJ.sourceFile, self.m.source(sid), g
-        yield w, LJ.charStart, integer(r.start), g
-        yield w, LJ.charEnd, integer(r.end), g
-        yield w, LJ.line, integer(r.doc.line_of(r.start)), g
+        w = self.minter.child(node, f"w/{sid}")
+        yield node, LJ.witness, w, graph
+        yield w, RDF.type, LJ.Witness, graph
+        yield w, LJ.sourceFile, self.minter.source(sid), graph
+        yield w, LJ.charStart, integer(r.start), graph
+        yield w, LJ.charEnd, integer(r.end), graph
+        yield w, LJ.line, integer(r.doc.line_of(r.start)), graph
         if r.text:
-            yield w, LJ.text, zh(r.text), g
-            yield w, LJ.normalizedText, zh(normalize(r.text)), g
+            yield w, LJ.text, zh(r.text), graph
+            yield w, LJ.normalizedText, zh(normalize(r.text)), graph
         if r.partial:
-            yield w, LJ.partial, boolean(True), g
+            yield w, LJ.partial, boolean(True), graph
         for page in r.doc.pages_of(r.pieces):  # where the print has it, to cite and check
-            yield w, LJ.page, Lit(page), g
+            yield w, LJ.page, Lit(page), graph
         if r.doc.metadata.get("edition"):
-            yield w, LJ.baseEdition, Lit(r.doc.metadata["edition"]), g
+            yield w, LJ.baseEdition, Lit(r.doc.metadata["edition"]), graph
         self.count("witnesses")
 
     def spans(self, node: URIRef, doc: Document, span: tuple[int, int] | None) -> Iterator[Quad]:
@@ -198,28 +204,28 @@ class Emitter:
                 node, Reading(doc, Seg.FURNITURE, doc.text[span[0] : span[1]], [span])
             )
             for page in doc.pages_of([span]):
-                yield node, LJ.page, Lit(page), self.g_text
+                yield node, LJ.page, Lit(page), self.text_graph
 
     # -- the book's structure -------------------------------------------------------------------
 
-    def juan(self, juan: MJuan, work: URIRef, n: int) -> Iterator[Quad]:
-        g = self.g_text
+    def juan(self, juan: AlignedJuan, work: URIRef, n: int) -> Iterator[Quad]:
+        graph = self.text_graph
         fallback = self.sources[juan.readings[0][0].path]
-        node = self.m.juan(juan.number, fallback)
-        yield node, RDF.type, LJ.Juan, g
-        yield node, DCTERMS.isPartOf, work, g
-        yield node, LJ.order, integer(juan.number if juan.number is not None else 900 + n), g
+        node = self.minter.juan(juan.number, fallback)
+        yield node, RDF.type, LJ.Juan, graph
+        yield node, DCTERMS.isPartOf, work, graph
+        yield node, LJ.order, integer(juan.number if juan.number is not None else 900 + n), graph
         if juan.number is not None:
-            yield node, RDFS.label, zh(f"礼经本义卷{_cn(juan.number)}"), g
-            yield node, RDFS.label, en(f"Juan {juan.number}"), g
+            yield node, RDFS.label, zh(f"{self.book.title}卷{_cn(juan.number)}"), graph
+            yield node, RDFS.label, en(f"Juan {juan.number}"), graph
         placements = {j.placement for _, j in juan.readings}
-        yield node, LJ.placement, Lit(_best_placement(placements)), g
+        yield node, LJ.placement, Lit(_best_placement(placements)), graph
         for doc, j in juan.readings:
             yield from self.spans(node, doc, j.open_span)
         self.count("juan")
         self._scope(juan)
         for i, pre in enumerate(juan.prefaces, 1):
-            pnode = self.m.child(node, "preface" + (f"-{i}" if i > 1 else ""))
+            pnode = self.minter.child(node, "preface" + (f"-{i}" if i > 1 else ""))
             yield from self.unit(pre, pnode, node, i, LJ.Preface, comments_on=work)
         for i, ch in enumerate(juan.chapters, 1):
             yield from self.chapter(ch, node, i, fallback)
@@ -230,29 +236,31 @@ class Emitter:
         if self.extract is not None:
             self.mentions, self.acts = self.extract(scope)
 
-    def chapter(self, ch: MChapter, juan: URIRef, order: int, fallback: str) -> Iterator[Quad]:
-        g = self.g_text
+    def chapter(
+        self, ch: AlignedChapter, juan: URIRef, order: int, fallback: str
+    ) -> Iterator[Quad]:
+        graph = self.text_graph
         self._scope(ch)
         rite = self.catalog.rites.get(ch.rite) if ch.rite else None
-        node = self.m.chapter(rite.slug if rite else f"unknown-{fallback}-{order}")
+        node = self.minter.chapter(rite.slug if rite else f"unknown-{fallback}-{order}")
         title = ch.title or (rite.label if rite else None)
-        yield node, RDF.type, LJ.Chapter, g
-        yield node, DCTERMS.isPartOf, juan, g
-        yield node, LJ.order, integer(order), g
+        yield node, RDF.type, LJ.Chapter, graph
+        yield node, DCTERMS.isPartOf, juan, graph
+        yield node, LJ.order, integer(order), graph
         if title:
-            yield node, LJ.title, zh(title), g
-            yield node, RDFS.label, zh(normalize(title)), g
+            yield node, LJ.title, zh(title), graph
+            yield node, RDFS.label, zh(normalize(title)), graph
         if rite:
-            yield node, LJ.describesRite, self.m.vocab(str(rite.iri)), g
-        self.rite = self.m.vocab(str(rite.iri)) if rite else None
+            yield node, LJ.describesRite, self.minter.vocab(str(rite.iri)), graph
+        self.rite = self.minter.vocab(str(rite.iri)) if rite else None
         self.act_emitter.new_chapter()
         placements = {c.placement for _, c in ch.readings}
-        yield node, LJ.placement, Lit(_best_placement(placements)), g
+        yield node, LJ.placement, Lit(_best_placement(placements)), graph
         for doc, c in ch.readings:
             yield from self.spans(node, doc, c.title_span)
         self.count("chapters")
         for i, pre in enumerate(ch.prefaces, 1):
-            pnode = self.m.child(node, "preface" + (f"-{i}" if i > 1 else ""))
+            pnode = self.minter.child(node, "preface" + (f"-{i}" if i > 1 else ""))
             yield from self.unit(pre, pnode, node, i, LJ.Preface, comments_on=node)
         seen: dict[str, int] = {}
         keys = _unit_keys(ch)
@@ -263,45 +271,47 @@ class Emitter:
 
     def section(
         self,
-        sec: MSection,
+        sec: AlignedSection,
         chapter: URIRef,
         order: int,
         nth: int,
         chapter_title: str,
         keys: dict[int, str],
     ) -> Iterator[Quad]:
-        g = self.g_text
+        graph = self.text_graph
         first = keys[id(sec.passages[0])] if sec.passages else f"{order}"
-        node = self.m.section(chapter, sec.title, nth, key=first)
-        yield node, RDF.type, LJ.Section, g
-        yield node, DCTERMS.isPartOf, chapter, g
-        yield node, LJ.order, integer(order), g
+        node = self.minter.section(chapter, sec.title, nth, key=first)
+        yield node, RDF.type, LJ.Section, graph
+        yield node, DCTERMS.isPartOf, chapter, graph
+        yield node, LJ.order, integer(order), graph
         if sec.title:
-            yield node, LJ.title, zh(sec.title), g
-            yield node, RDFS.label, zh(f"{normalize(chapter_title)}·{normalize(sec.title)}"), g
+            yield node, LJ.title, zh(sec.title), graph
+            yield node, RDFS.label, zh(f"{normalize(chapter_title)}·{normalize(sec.title)}"), graph
         else:
-            yield node, RDFS.label, zh(f"{normalize(chapter_title)}·（未题）"), g
+            yield node, RDFS.label, zh(f"{normalize(chapter_title)}·（未题）"), graph
         if all(s.starts_mid for _, s in sec.readings):
-            yield node, LJ.fragment, boolean(True), g
+            yield node, LJ.fragment, boolean(True), graph
         for doc, s in sec.readings:
             yield from self.spans(node, doc, s.heading)
         self.count("sections")
         for i, note in enumerate(sec.notes, 1):
             kind = _CLASS.get(note.kind, LJ.Commentary)
-            yield from self.unit(note, self.m.child(node, f"c{i}"), node, i, kind, comments_on=node)
+            yield from self.unit(
+                note, self.minter.child(node, f"c{i}"), node, i, kind, comments_on=node
+            )
         units = [(u, "p") for u in sec.passages] + [(u, "r") for u in sec.records]
         with_acts = []
         for i, (u, kind) in enumerate(units, 1):
-            unode = self.m.unit(chapter, kind, keys[id(u)])
+            unode = self.minter.unit(chapter, kind, keys[id(u)])
             cls = LJ.Passage if kind == "p" else LJ.Record
             yield from self.unit(u, unode, node, i, cls)
             if self.acts.get(id(u)):
                 with_acts.append((unode, u.canonical.text, self.acts[id(u)]))
         yield from self.act_emitter.section(node, self.rite, with_acts)
         for i, orphan in enumerate(sec.orphans, 1):
-            onode = self.m.child(node, f"fragment-{i}")
+            onode = self.minter.child(node, f"fragment-{i}")
             yield from self.unit(orphan, onode, node, i, LJ.Commentary)
-            yield onode, LJ.fragment, boolean(True), g
+            yield onode, LJ.fragment, boolean(True), graph
 
     def unit(
         self,
@@ -312,39 +322,41 @@ class Emitter:
         cls: URIRef,
         comments_on: URIRef | None = None,
     ) -> Iterator[Quad]:
-        g = self.g_text
+        graph = self.text_graph
         canon = u.canonical
         self.texts[node] = canon.text
-        yield node, RDF.type, cls, g
+        yield node, RDF.type, cls, graph
         if cls in (LJ.Preface, LJ.TextualNote, LJ.SourceNote):
-            yield node, RDF.type, LJ.Commentary, g
-        yield node, DCTERMS.isPartOf, parent, g
-        yield node, LJ.order, integer(order), g
+            yield node, RDF.type, LJ.Commentary, graph
+        yield node, DCTERMS.isPartOf, parent, graph
+        yield node, LJ.order, integer(order), graph
         if comments_on is not None:
-            yield node, LJ.commentsOn, comments_on, g
+            yield node, LJ.commentsOn, comments_on, graph
         if u.title:
-            yield node, LJ.title, zh(u.title), g
+            yield node, LJ.title, zh(u.title), graph
         if canon.text:
-            yield node, LJ.text, zh(canon.text), g
-            yield node, LJ.normalizedText, zh(normalize(canon.text)), g
-            yield node, RDFS.label, zh(short(canon.text)), g
+            yield node, LJ.text, zh(canon.text), graph
+            yield node, LJ.normalizedText, zh(normalize(canon.text)), graph
+            yield node, RDFS.label, zh(short(canon.text)), graph
         elif u.title:
-            yield node, RDFS.label, zh(normalize(u.title)), g
+            yield node, RDFS.label, zh(normalize(u.title)), graph
         for b in u.reading_breaks:
-            yield node, LJ.readingBreak, integer(b), g
+            yield node, LJ.readingBreak, integer(b), graph
         for r in u.readings:
             yield from self.witness(node, r)
         for page in sorted({p for r in u.readings for p in r.doc.pages_of(r.pieces)}):
-            yield node, LJ.page, Lit(page), g
+            yield node, LJ.page, Lit(page), graph
         found = self.mentions.get(id(u), [])
         yield from self.mention_quads(node, found)
         self.count(_COUNTER.get(cls, "units"))
         for i, note in enumerate(u.notes, 1):
             kind = _CLASS.get(note.kind, LJ.TextualNote)
-            yield from self.unit(note, self.m.child(node, f"n{i}"), node, i, kind, comments_on=node)
+            yield from self.unit(
+                note, self.minter.child(node, f"n{i}"), node, i, kind, comments_on=node
+            )
         for i, block in enumerate(u.commentary, 1):
             yield from self.unit(
-                block, self.m.child(node, f"c{i}"), node, i, LJ.Commentary, comments_on=node
+                block, self.minter.child(node, f"c{i}"), node, i, LJ.Commentary, comments_on=node
             )
         if cls in (LJ.Commentary, LJ.Preface, LJ.TextualNote, LJ.SourceNote) and canon.text:
             yield from self.opinions(node, u, cls, found, comments_on)
@@ -354,17 +366,17 @@ class Emitter:
     def mention_quads(self, unit: URIRef, found: list[Mention]) -> Iterator[Quad]:
         """One lj:Mention per occurrence (what, which characters, where in the unit's
         lj:text) and lj:mentions from the unit to each concept it names."""
-        g = self.g_ment
+        graph = self.mentions_graph
         for i, mt in enumerate(found, 1):
-            node = self.m.child(unit, f"m{i}")
-            concept = self.m.vocab(mt.iri)
-            yield unit, LJ.mentions, concept, g
-            yield node, RDF.type, LJ.Mention, g
-            yield node, LJ.mentionOf, concept, g
-            yield node, LJ.inUnit, unit, g
-            yield node, LJ.matchedText, zh(mt.text), g
-            yield node, LJ.charStart, integer(mt.start), g
-            yield node, LJ.charEnd, integer(mt.end), g
+            node = self.minter.child(unit, f"m{i}")
+            concept = self.minter.vocab(mt.iri)
+            yield unit, LJ.mentions, concept, graph
+            yield node, RDF.type, LJ.Mention, graph
+            yield node, LJ.mentionOf, concept, graph
+            yield node, LJ.inUnit, unit, graph
+            yield node, LJ.matchedText, zh(mt.text), graph
+            yield node, LJ.charStart, integer(mt.start), graph
+            yield node, LJ.charEnd, integer(mt.end), graph
             self.count("mentions")
 
     def opinions(
@@ -405,19 +417,19 @@ def source_ids(paths: list[Path]) -> dict[Path, str]:
     return ids
 
 
-def _unit_keys(ch: MChapter) -> dict[int, str]:
+def _unit_keys(ch: AlignedChapter) -> dict[int, str]:
     """IRI keys of a chapter's passages and records: the incipit-explicit hash, or the full
     hash where two units share it, or the full hash and a counter where even that repeats."""
     groups = [(s.passages, "p") for s in ch.sections] + [(s.records, "r") for s in ch.sections]
-    short: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str], int] = {}  # units per short key
     for units, kind in groups:
         for u in units:
-            short[(kind, u.key)] = short.get((kind, u.key), 0) + 1
+            seen[(kind, u.key)] = seen.get((kind, u.key), 0) + 1
     keys: dict[int, str] = {}
     used: dict[tuple[str, str], int] = {}
     for units, kind in groups:
         for u in units:
-            key = u.key if short[(kind, u.key)] == 1 else u.full_key
+            key = u.key if seen[(kind, u.key)] == 1 else u.full_key
             used[(kind, key)] = used.get((kind, key), 0) + 1
             n = used[(kind, key)]
             keys[id(u)] = key if n == 1 else f"{key}-{n}"

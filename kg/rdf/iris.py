@@ -32,6 +32,7 @@ from rdflib import URIRef
 
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.text.normalize import normalize
+from kg.text.work import SLUG
 
 GRAPHS = ("text", "commentary", "mentions", "acts", "ontology", "vocabularies")
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
@@ -64,10 +65,10 @@ class Minter:
         return self.iri(f"graph/{layer}")
 
     def work(self) -> URIRef:
-        return self.iri("lijingbenyi")
+        return self.iri(SLUG)
 
     def abstract(self) -> URIRef:
-        return self.iri("lijingbenyi/tiyao")
+        return self.iri(f"{SLUG}/tiyao")
 
     def juan(self, number: int | None, fallback: str) -> URIRef:
         return self.iri(f"juan/{number}" if number is not None else f"juan/unknown-{fallback}")

@@ -132,7 +132,7 @@ class _Scanner:
     def __init__(self, text: str) -> None:
         self.text = text
         self.lay = layout()
-        self.m = markers()
+        self.markers = markers()
         self.cat = load_catalog()
         self.marks = re.compile(
             "[" + re.escape("".join((*self.lay.note, self.lay.split, self.lay.column_end))) + "]"
@@ -331,7 +331,7 @@ class _Scanner:
     def _joins(self, prev: Phys, p: Phys, role: str) -> str | bool:
         """Does printed line ``p`` go on with the logical line ``prev`` belongs to?"""
         if p.opens_note:
-            reading_mark = normalize(prev.last_note).strip() in self.m.reading_marks
+            reading_mark = normalize(prev.last_note).strip() in self.markers.reading_marks
             # a note running on into the next column: both lines in note columns, or both
             # in the 经文 column (a note at the end of 经文 and commentary below it are two)
             same_column = (prev.indent == 0) == (p.indent == 0)
@@ -357,22 +357,22 @@ class _Scanner:
 
     def _heading(self, p: Phys) -> bool:
         """右X at heading indentation: 右, a short title, then a separator, note or nothing."""
-        prefix = self.m.heading_prefix
+        prefix = self.markers.heading_prefix
         if not p.body.startswith(prefix) or len(p.body) == len(prefix):
             return False
-        if normalize(p.body[len(prefix)]) in self.m.heading_not_before:
+        if normalize(p.body[len(prefix)]) in self.markers.heading_not_before:
             return False  # 右手, 右還: a wrapped Record line, not a heading
         title = re.split(r"[\s\u3000(（【]", p.body, maxsplit=1)[0]
-        return 1 <= len(title) - len(prefix) <= self.m.heading_max
+        return 1 <= len(title) - len(prefix) <= self.markers.heading_max
 
     def _marker(self, body: str) -> bool:
         """Whole-line markers that never run on: furniture, juan title, category, chapter."""
         norm = normalize(body).strip()
-        m = self.m
+        markers = self.markers
         return bool(
-            norm in m.furniture
-            or any(p.match(norm) for p in m.furniture_patterns)
-            or m.juan_marker.match(norm)
+            norm in markers.furniture
+            or any(p.match(norm) for p in markers.furniture_patterns)
+            or markers.juan_marker.match(norm)
             or self.cat.category_for(norm) is not None
             or self.cat.rite_for_title(norm) is not None
         )

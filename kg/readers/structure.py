@@ -138,7 +138,7 @@ class StructureParser:
     ) -> None:
         self.doc = doc
         self.text = doc.text
-        self.m: Markers = markers()
+        self.markers: Markers = markers()
         self.cat = catalog
         self.brackets = brackets
         self.juan: Juan | None = None
@@ -147,7 +147,7 @@ class StructureParser:
         self.target: TextUnit | Preface | Section | None = None
         self.front = False  # juan opened by its marker, no chapter title yet
         self.header_juan: int | None = None  # the juan a file's header says it holds
-        self.v = View(doc.text, ((0, 0),))
+        self.view = View(doc.text, ((0, 0),))
 
     # -- plumbing ---------------------------------------------------------------------------
 
@@ -157,19 +157,19 @@ class StructureParser:
 
     def vseg(self, kind: Seg, a: int, b: int) -> None:
         """Segments for the virtual stretch ``a``–``b`` of the current line."""
-        for start, end in self.v.spans(a, b):
+        for start, end in self.view.spans(a, b):
             self.seg(kind, start, end)
 
     def issue(self, kind: str, start: int, end: int, message: str) -> None:
         self.doc.issues.append(Issue(kind, self.doc.line_of(start), start, end, message))
 
     def vissue(self, kind: str, a: int, b: int, message: str) -> None:
-        start, end = self.v.span(a, b)
+        start, end = self.view.span(a, b)
         self.issue(kind, start, end, message)
 
     def add(self, unit: TextUnit, a: int, b: int) -> None:
         """Append the virtual stretch ``a``–``b`` to a unit, one piece per file span."""
-        for start, end in self.v.spans(a, b):
+        for start, end in self.view.spans(a, b):
             unit.add(self.text[start:end], start, end)
 
     def run(self, items: Sequence[Item]) -> Document:
@@ -200,7 +200,7 @@ class StructureParser:
         label = it.values.get("juan")
         if label is not None:
             label = normalize(label).strip()
-            m = self.m.juan_label.match(label)
+            m = self.markers.juan_label.match(label)
             if label.isascii() and label.isdigit():
                 self.header_juan = int(label) or None
             else:
@@ -227,7 +227,7 @@ class StructureParser:
         return self.chapter
 
     def _norm(self, tok: Tok) -> str:
-        return normalize(self.v.text[tok.start : tok.end]).strip()
+        return normalize(self.view.text[tok.start : tok.end]).strip()
 
     def _line_text(self, ln: Line) -> str:
         return "".join(self.text[a:b] for a, b in ln.spans())
@@ -242,11 +242,11 @@ class StructureParser:
                 self.seg(Seg.ABSTRACT, a, b)
             self.doc.abstract = unit
             return
-        self.v = View(self.text, ln.spans())
-        toks = tokenize(self.v.text, 0, len(self.v.text), self.brackets)
+        self.view = View(self.text, ln.spans())
+        toks = tokenize(self.view.text, 0, len(self.view.text), self.brackets)
         content = [t for t in toks if t.kind != "sep"]
         if not content:
-            self.vseg(Seg.LAYOUT, 0, len(self.v.text))
+            self.vseg(Seg.LAYOUT, 0, len(self.view.text))
             return
         first = content[0]
         rest_are_notes = all(t.kind == "bracket" for t in content[1:])
@@ -270,15 +270,17 @@ class StructureParser:
         """Whole-line markers: juan, furniture, category, chapter title, preface title."""
         norm = self._norm(tok)
         a, b = tok.start, tok.end
-        m = self.m.juan_marker.match(norm) or self._work_juan(norm)
+        m = self.markers.juan_marker.match(norm) or self._work_juan(norm)
         if m and (n := parse_numeral(m.group(1))) is not None:
             self.juan_marker(n, a, b, following)
             return True
-        if norm in self.m.furniture or any(p.match(norm) for p in self.m.furniture_patterns):
+        if norm in self.markers.furniture or any(
+            p.match(norm) for p in self.markers.furniture_patterns
+        ):
             self.vseg(Seg.FURNITURE, a, b)
             return True
         if (cat := self.cat.category_for(norm)) is not None:
-            self.category = self.v.text[a:b]
+            self.category = self.view.text[a:b]
             if self.chapter is not None and self.chapter.title is None and cat:
                 self.chapter.category = self.category
             self.vseg(Seg.CATEGORY, a, b)
@@ -286,8 +288,8 @@ class StructureParser:
         if (rite := self.cat.rite_for_title(norm)) is not None:
             self.chapter_title(rite, a, b)
             return True
-        if self.front and self.chapter is None and len(norm) <= self.m.preface_max:
-            pre = Preface(title=self.v.text[a:b], title_span=self.v.span(a, b))
+        if self.front and self.chapter is None and len(norm) <= self.markers.preface_max:
+            pre = Preface(title=self.view.text[a:b], title_span=self.view.span(a, b))
             self._juan().prefaces.append(pre)
             self.target = pre
             self.vseg(Seg.PREFACE_TITLE, a, b)
@@ -299,18 +301,21 @@ class StructureParser:
         name = normalize(self.doc.metadata.get("name", "")).strip()
         if not name or not norm.startswith(name):
             return None
-        return self.m.juan_label.match(norm[len(name) :])
+        return self.markers.juan_label.match(norm[len(name) :])
 
     def _unknown_title(self, tok: Tok) -> bool:
         """A line the layout marks as a title but no catalogue knows: an unknown chapter."""
-        if len(self._norm(tok)) > self.m.preface_max:
+        if len(self._norm(tok)) > self.markers.preface_max:
             return False
         a, b = tok.start, tok.end
-        title = self.v.text[a:b]
+        title = self.view.text[a:b]
         said = f"title {title!r} names no chapter of ontology/rites.ttl: read as an unknown one"
         self.vissue("structure", a, b, said)
         self.chapter = Chapter(
-            title=title, category=self.category, title_span=self.v.span(a, b), placement="unknown"
+            title=title,
+            category=self.category,
+            title_span=self.view.span(a, b),
+            placement="unknown",
         )
         self._juan().chapters.append(self.chapter)
         self.chapter.preface = Preface()
@@ -329,7 +334,7 @@ class StructureParser:
                 self.attach(self.note(tok, Seg.COMMENTARY))
 
     def juan_marker(self, n: int, a: int, b: int, following: Item | None) -> None:
-        span = self.v.span(a, b)
+        span = self.view.span(a, b)
         cur = self.juan
         closes = cur is not None and (
             cur.number == n
@@ -357,14 +362,17 @@ class StructureParser:
         if not isinstance(following, Line):
             return True
         norm = normalize(self._line_text(following)).strip()
-        opening = any(p.match(norm) for p in self.m.furniture_patterns)
+        opening = any(p.match(norm) for p in self.markers.furniture_patterns)
         opening = opening or self.cat.category_for(norm) is not None
         return not (opening or self.cat.rite_for_title(norm) is not None)
 
     def chapter_title(self, rite: str, a: int, b: int) -> None:
         juan = self._juan()
         self.chapter = Chapter(
-            title=self.v.text[a:b], rite=rite, category=self.category, title_span=self.v.span(a, b)
+            title=self.view.text[a:b],
+            rite=rite,
+            category=self.category,
+            title_span=self.view.span(a, b),
         )
         juan.chapters.append(self.chapter)
         self.chapter.preface = Preface()
@@ -377,18 +385,24 @@ class StructureParser:
 
     def _is_heading(self, tok: Tok, strict: bool = True) -> bool:
         """右X: 右 and a short title; ``strict`` also refuses 右 + an ordinary word (右手 …)."""
-        prefix = self.m.heading_prefix
+        prefix = self.markers.heading_prefix
         length = tok.end - tok.start - len(prefix)
-        if not self.v.text.startswith(prefix, tok.start) or not 1 <= length <= self.m.heading_max:
+        if (
+            not self.view.text.startswith(prefix, tok.start)
+            or not 1 <= length <= self.markers.heading_max
+        ):
             return False
-        return not strict or self.v.text[tok.start + len(prefix)] not in self.m.heading_not_before
+        return (
+            not strict
+            or self.view.text[tok.start + len(prefix)] not in self.markers.heading_not_before
+        )
 
     def heading(self, toks: list[Tok], at: int) -> None:
         tok = toks[at]
-        chapter = self._chapter(self.v.at(tok.start))
+        chapter = self._chapter(self.view.at(tok.start))
         sec = chapter.section()
-        sec.title = self.v.text[tok.start + len(self.m.heading_prefix) : tok.end]
-        sec.heading = self.v.span(tok.start, tok.end)
+        sec.title = self.view.text[tok.start + len(self.markers.heading_prefix) : tok.end]
+        sec.heading = self.view.span(tok.start, tok.end)
         self.vseg(Seg.HEADING, tok.start, tok.end)
         self.target = sec
         prev = "title"
@@ -431,7 +445,7 @@ class StructureParser:
                     return
                 if cur is None or cur.commentary:
                     cur = TextUnit(Seg.PASSAGE)
-                    self._chapter(self.v.at(t.start)).section().passages.append(cur)
+                    self._chapter(self.view.at(t.start)).section().passages.append(cur)
                 self.add(cur, t.start, t.end)
                 self.vseg(Seg.PASSAGE, t.start, t.end)
                 self.target = cur
@@ -442,19 +456,19 @@ class StructureParser:
             prev = last_solid = t.kind
 
     def _inner(self, tok: Tok) -> str:
-        return self.v.text[tok.start + tok.opened : tok.end - tok.closed]
+        return self.view.text[tok.start + tok.opened : tok.end - tok.closed]
 
     def bracket(self, tok: Tok, unit: TextUnit | None, glued: bool) -> None:
         """A 【…】 after text: reading mark, inline textual/source note, or commentary."""
         inner = normalize(self._inner(tok)).strip()
         if unit is not None and tok.opened and tok.closed:
-            if inner in self.m.reading_marks:
+            if inner in self.markers.reading_marks:
                 unit.reading_breaks.append(len(unit.text))
                 self.vseg(Seg.READING_MARK, tok.start, tok.end)
                 return
-            if glued and not unit.commentary and len(inner) <= self.m.note_max:
+            if glued and not unit.commentary and len(inner) <= self.markers.note_max:
                 kind = None
-                if any(p.search(inner) for p in self.m.textual):
+                if any(p.search(inner) for p in self.markers.textual):
                     kind = Seg.TEXTUAL_NOTE
                 elif self._is_source_note(tok):
                     kind = Seg.SOURCE_NOTE
@@ -469,7 +483,9 @@ class StructureParser:
 
     def _is_source_note(self, tok: Tok) -> bool:
         inner = normalize(self._inner(tok)).strip()
-        return len(inner) <= self.m.note_max and any(p.search(inner) for p in self.m.source)
+        return len(inner) <= self.markers.note_max and any(
+            p.search(inner) for p in self.markers.source
+        )
 
     def note(self, tok: Tok, kind: Seg) -> Note:
         inner = self._inner(tok)
@@ -490,7 +506,7 @@ class StructureParser:
                 "this line",
             )
         self.vseg(kind, tok.start, tok.end)
-        pieces = self.v.spans(tok.start, tok.end)
+        pieces = self.view.spans(tok.start, tok.end)
         start, end = pieces[0][0], pieces[-1][1]
         return Note(kind, inner, start, end, opened=tok.opened, closed=tok.closed, pieces=pieces)
 

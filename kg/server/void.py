@@ -13,17 +13,24 @@ from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import ONTOLOGY
 from kg.rdf.prefixes import PREFIXES
 from kg.server.formats import DUMPS
+from kg.text.work import load_work
 
 VOID = Namespace("http://rdfs.org/ns/void#")
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
-TITLE = "礼经本义 knowledge graph"
-DESCRIPTION = (
-    "The text of 礼经本义 (Cai Dejin, Qing), his commentary on the Yili (仪礼), as linked "
-    "data: juan, chapters, sections, passages and records of the classic, the commentary "
-    "blocks on them and the voices in each (Zheng Xuan, Jia Gongyan, Ao Jigong, Hao Jing, "
-    "the author …), the witnesses that carry each unit, and SKOS vocabularies of rites, "
-    "roles, ritual objects, places, actions, commentators and cited works."
-)
+
+
+def _description() -> tuple[str, str]:
+    """The dataset's title and description, naming the book and its author from ontology/."""
+    work = load_work()
+    title = work.title
+    description = (
+        f"The text of {title} ({work.author.english}, Qing), his commentary on the Yili (仪礼), "
+        "as linked data: juan, chapters, sections, passages and records of the classic, the "
+        "commentary blocks on them and the voices in each (Zheng Xuan, Jia Gongyan, Ao Jigong, "
+        "Hao Jing, the author …), the witnesses that carry each unit, and SKOS vocabularies of "
+        "rites, roles, ritual objects, places, actions, commentators and cited works."
+    )
+    return f"{title} knowledge graph", description
 
 
 def _root(request: Request) -> str:
@@ -45,8 +52,9 @@ def void_graph(request: Request, stats: dict[str, Any]) -> Graph:
     g = _graph(stats)
     ds = URIRef(root + ".well-known/void#dataset")
     g.add((ds, RDF.type, VOID.Dataset))
-    g.add((ds, DCTERMS.title, Literal(TITLE, lang="en")))
-    g.add((ds, DCTERMS.description, Literal(DESCRIPTION, lang="en")))
+    title, description = _description()
+    g.add((ds, DCTERMS.title, Literal(title, lang="en")))
+    g.add((ds, DCTERMS.description, Literal(description, lang="en")))
     g.add((ds, DCTERMS.license, URIRef("https://creativecommons.org/licenses/by/4.0/")))
     g.add((ds, FOAF.homepage, URIRef(root)))
     g.add((ds, VOID.sparqlEndpoint, URIRef(str(request.url_for("sparql")))))

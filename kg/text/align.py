@@ -97,7 +97,7 @@ def _hash(text: str) -> str:
 
 
 @dataclass
-class MSection:
+class AlignedSection:
     title: str | None
     readings: list[tuple[Document, Section]]
     passages: list[Unit] = field(default_factory=list)
@@ -111,11 +111,11 @@ class MSection:
 
 
 @dataclass
-class MChapter:
+class AlignedChapter:
     rite: str | None
     readings: list[tuple[Document, Chapter]]
     prefaces: list[Unit] = field(default_factory=list)
-    sections: list[MSection] = field(default_factory=list)
+    sections: list[AlignedSection] = field(default_factory=list)
 
     @property
     def title(self) -> str | None:
@@ -127,20 +127,20 @@ class MChapter:
 
 
 @dataclass
-class MJuan:
+class AlignedJuan:
     number: int | None
     readings: list[tuple[Document, Juan]]
     prefaces: list[Unit] = field(default_factory=list)
-    chapters: list[MChapter] = field(default_factory=list)
+    chapters: list[AlignedChapter] = field(default_factory=list)
 
 
 @dataclass
 class Corpus:
     documents: list[Document]
-    juans: list[MJuan]
+    juans: list[AlignedJuan]
     abstract: Unit | None = None
 
-    def chapters(self) -> list[MChapter]:
+    def chapters(self) -> list[AlignedChapter]:
         return [c for j in self.juans for c in j.chapters]
 
     def units(self) -> Iterator[tuple[Unit, str]]:
@@ -285,7 +285,7 @@ def _doc_order(d: Document) -> tuple[str, str]:
     return d.path.name, str(d.path)
 
 
-def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
+def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
     """Chapters merge by rite; a chapter's juan is the number any witness gives it."""
     chapters: dict[object, list[tuple[Document, Chapter]]] = {}
     home: dict[object, object] = {}  # chapter key -> juan key
@@ -298,11 +298,11 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[MJuan]:
                 juan_of[id(c)] = j
                 if j.number is not None:
                     home.setdefault(ckey, j.number)
-    juans: dict[object, MJuan] = {}
+    juans: dict[object, AlignedJuan] = {}
 
-    def juan_for(key: object, number: int | None) -> MJuan:
+    def juan_for(key: object, number: int | None) -> AlignedJuan:
         if key not in juans:
-            juans[key] = MJuan(number=number, readings=[])
+            juans[key] = AlignedJuan(number=number, readings=[])
         return juans[key]
 
     for d in docs:  # every juan a document has, numbered or not, with its readings
@@ -356,8 +356,8 @@ def _prefaces(groups: list[list[tuple[Document, Preface]]]) -> list[Unit]:
     return out
 
 
-def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
-    mc = MChapter(rite=readings[0][1].rite, readings=readings)
+def _chapter(readings: list[tuple[Document, Chapter]]) -> AlignedChapter:
+    mc = AlignedChapter(rite=readings[0][1].rite, readings=readings)
     mc.prefaces = _prefaces([[(d, c.preface)] for d, c in readings if c.preface])
     clusters = merge(
         [[(d, s) for s in c.sections if not s.empty] for d, c in readings],
@@ -367,7 +367,7 @@ def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
     )
     for cl in clusters:
         title = next((s.title for _, s in cl if s.title), None)
-        ms = MSection(title=title, readings=[(d, s) for d, s in cl])
+        ms = AlignedSection(title=title, readings=[(d, s) for d, s in cl])
         ms.passages = _units([[(d, p) for p in s.passages] for d, s in cl])
         ms.records = _units([[(d, r) for r in s.records] for d, s in cl])
         ms.notes = _units([[(d, n) for n in s.notes] for d, s in cl])
@@ -377,7 +377,7 @@ def _chapter(readings: list[tuple[Document, Chapter]]) -> MChapter:
     return mc
 
 
-def _records_read_as_passages(mc: MChapter) -> None:
+def _records_read_as_passages(mc: AlignedChapter) -> None:
     """A Record (记 after 右X) that another witness reads as a Passage is one unit, a Record.
 
     A layout that hides where a heading's Records end runs them on as 经文 of the next
@@ -443,7 +443,7 @@ def _same_section(x: tuple[Document, Section], y: tuple[Document, Section]) -> b
     return bool(sa & sb)
 
 
-def _place_orphans(mc: MChapter, readings: list[tuple[Document, Chapter]]) -> None:
+def _place_orphans(mc: AlignedChapter, readings: list[tuple[Document, Chapter]]) -> None:
     """A commentary tail cut off by the file's start joins the block it ends, if one witness
     has that block whole; otherwise it stays an orphan of its section."""
     for d, c in readings:
@@ -462,7 +462,7 @@ def _place_orphans(mc: MChapter, readings: list[tuple[Document, Chapter]]) -> No
                     ms.orphans.append(Unit(Seg.COMMENTARY, [reading]))
 
 
-def _block_ending_with(mc: MChapter, tail: str) -> Unit | None:
+def _block_ending_with(mc: AlignedChapter, tail: str) -> Unit | None:
     for ms in mc.sections:
         for u in (*ms.passages, *ms.records):
             for block in u.commentary:

@@ -11,6 +11,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from enum import StrEnum
 from pathlib import Path
+from typing import NamedTuple
 
 
 class Seg(StrEnum):
@@ -46,11 +47,18 @@ class Segment:
 class Issue:
     """Something a user should know about the input: noise removed, garbles kept, guesses made."""
 
-    kind: str  # noise | garbled | unbalanced | placement | structure
+    kind: str  # noise | garbled | unbalanced | placement | structure | commentator
     line: int
     start: int
     end: int
     message: str
+
+
+class FileIssue(NamedTuple):
+    """An issue and the file it is in, as a build reports it."""
+
+    path: Path
+    issue: Issue
 
 
 @dataclass
