@@ -302,3 +302,76 @@ def test_heavy_queries_of_one_client_leave_room_for_another(url: str) -> None:
     # their workers were freed: the first client is served again
     ok = until(lambda: httpx.get(f"{url}/sparql", params={"query": "ASK{}"}, timeout=30), 30)
     assert ok and ok.status_code == 200  # type: ignore[union-attr]
+
+
+# -- 4. a forged Host header goes nowhere -----------------------------------------------------
+
+
+def _raw(url: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """One raw request (Connection: close): status, headers (lower-case names), body."""
+    with socket.create_connection(_address(url), timeout=30) as s:
+        s.sendall(request)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines[1:])
+    return int(lines[0].split()[1]), {k.lower(): v for k, v in headers.items()}, body
+
+
+def test_redirects_are_relative_whatever_the_host(url: str) -> None:
+    for path, accept in (("/sparql", "text/html"), ("/id/", "text/html")):
+        status, headers, _ = _raw(
+            url,
+            f"GET {path} HTTP/1.1\r\nHost: evil.example\r\nAccept: {accept}\r\n"
+            "Connection: close\r\n\r\n".encode(),
+        )
+        assert status == 303, path
+        assert headers["location"].startswith("/") and "evil" not in headers["location"]
+
+
+# -- 5. methods, content types, bytes that are not UTF-8 --------------------------------------
+
+
+def test_head_is_get_without_a_body(url: str) -> None:
+    r = httpx.head(f"{url}/sparql", params={"query": "ASK {}"})
+    assert r.status_code == 200 and r.content == b""
+    assert r.headers["content-type"].startswith("application/sparql-results+json")
+
+
+def test_options_lists_what_is_answered(url: str) -> None:
+    r = httpx.options(f"{url}/sparql")
+    assert r.status_code in (200, 204)
+    assert set(r.headers["allow"].replace(" ", "").split(",")) == {"GET", "HEAD", "POST", "OPTIONS"}
+    put = httpx.put(f"{url}/sparql", params={"query": "ASK {}"})
+    assert put.status_code == 405 and put.headers["allow"] == r.headers["allow"]
+
+
+@pytest.mark.parametrize("path", ["/sparql?query=ASK%7B%7D", "/sparql", "/id/lijingbenyi",
+                                  "/ontology", "/.well-known/void"])  # fmt: skip
+def test_406_says_what_it_is(url: str, path: str) -> None:
+    r = httpx.get(f"{url}{path}", headers={"Accept": "image/png"})
+    assert r.status_code == 406
+    assert r.headers["content-type"].startswith("text/plain")
+
+
+def test_a_bad_iri_asked_as_rdf_is_answered_in_text(url: str) -> None:
+    r = httpx.get(f"{url}/id/%3Cscript%3E.ttl")
+    assert r.status_code == 400 and r.headers["content-type"].startswith("text/plain")
+
+
+@pytest.mark.parametrize(
+    "request_bytes",
+    [
+        b"GET /sparql?query=SELECT%20(%22%FF%22%20AS%20?x)%7B%7D HTTP/1.1\r\nHost: x\r\n",
+        b"GET /sparql?query=ASK%7B%7D&format=%C3 HTTP/1.1\r\nHost: x\r\n",
+        b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded"
+        b"\r\nContent-Length: 29\r\n\r\nquery=SELECT%20(%22%FF%22)%7B",
+    ],
+)
+def test_bytes_that_are_not_utf8_are_refused(url: str, request_bytes: bytes) -> None:
+    head, _, body = request_bytes.partition(b"\r\n\r\n")
+    request = head.removesuffix(b"\r\n") + b"\r\nConnection: close\r\n\r\n" + body
+    status, _, text = _raw(url, request)
+    assert status == 400 and b"UTF-8" in text, text

@@ -70,7 +70,8 @@ def create_app(config: ServeConfig) -> Starlette:
         finally:
             await ctx.pool.close()
 
-    protocol = ["GET", "POST", "PUT", "DELETE", "PATCH"]  # others get 405 from sparql.py
+    # HEAD comes with GET; PUT, DELETE, PATCH get 405 with the Allow header from sparql.py
+    protocol = ["GET", "POST", "OPTIONS", "PUT", "DELETE", "PATCH"]
     routes = [
         Route("/", pages.home, name="home"),
         Route("/sparql", sparql.endpoint, methods=protocol, name="sparql"),

@@ -119,12 +119,12 @@ async def resource(request: Request) -> Response:
     except HttpError as e:
         return error_page(request, e.status, e.message)
     if not rest:
-        return RedirectResponse(str(request.url_for("home")), 303)
+        return RedirectResponse(request.url_for("home").path, 303)  # relative: Host is forged
     iri = stats["base"] + rest
     if fmt is None:
         mime = negotiate(request.headers.get("accept"), PAGE_TYPES)
         if mime is None:
-            return Response("406: ask for HTML or an RDF format\n", 406)
+            return Response("406: ask for HTML or an RDF format\n", 406, media_type="text/plain")
         fmt = PAGE_TYPES[mime]
     headers = {"Vary": "Accept", "Link": _alternates(request, rest)}
     try:
@@ -137,9 +137,10 @@ async def resource(request: Request) -> Response:
                 "rdf", {"iri": iri, "fmt": fmt, "cap": ctx.config.limit}, request=request
             )
     except HttpError as e:
-        if e.status == 400:  # not an IRI: say which
-            return error_page(request, 400, f"<{iri}> is not an IRI ({e.message}).")
-        return error_page(request, e.status, e.message)
+        message = f"<{iri}> is not an IRI ({e.message})." if e.status == 400 else e.message
+        if fmt != "html":  # an RDF client gets text, not a page
+            return Response(message + "\n", e.status, media_type="text/plain")
+        return error_page(request, e.status, message)
     if fmt == "html":
         if page is None:
             return error_page(request, 404, f"Nothing is known about <{iri}>.")
@@ -227,7 +228,7 @@ async def ontology(request: Request) -> Response:
     else:
         mime = negotiate(request.headers.get("accept"), PAGE_TYPES)
         if mime is None:
-            return Response("406: ask for HTML or an RDF format\n", 406)
+            return Response("406: ask for HTML or an RDF format\n", 406, media_type="text/plain")
         fmt = PAGE_TYPES[mime]
     headers = {"Vary": "Accept"}
     if fmt == "turtle":
@@ -268,7 +269,9 @@ async def ontology(request: Request) -> Response:
 async def void(request: Request) -> Response:
     mime = negotiate(request.headers.get("accept"), RDF_OFFERS)
     if mime is None:
-        return Response("406: VoID is RDF (Turtle, JSON-LD, N-Triples, RDF/XML)\n", 406)
+        return Response(
+            "406: VoID is RDF (Turtle, JSON-LD, N-Triples, RDF/XML)\n", 406, media_type="text/plain"
+        )
     try:
         stats = await _stats(request)
     except HttpError as e:
@@ -288,7 +291,11 @@ async def graph_store(request: Request) -> Response:
         return Response("give one ?graph=IRI\n", 400, media_type="text/plain")
     mime = negotiate(request.headers.get("accept"), RDF_OFFERS)
     if mime is None:
-        return Response("406: a graph is sent as Turtle, N-Triples, RDF/XML or JSON-LD\n", 406)
+        return Response(
+            "406: a graph is sent as Turtle, N-Triples, RDF/XML or JSON-LD\n",
+            406,
+            media_type="text/plain",
+        )
     fmt = RDF_OFFERS[mime]
     try:
         body = await request.app.state.kg.run(

@@ -8,7 +8,7 @@ anything is sent, so a failure is an error status, never a truncated 200).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import parse_qs
+from urllib.parse import parse_qsl
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -46,12 +46,17 @@ def error_response(status: int, message: str, headers: dict[str, str] | None = N
 # -- server side ------------------------------------------------------------------------------
 
 
+ALLOW = "GET, HEAD, POST, OPTIONS"  # what the endpoint answers; 405 for the rest
+
+
 async def endpoint(request: Request) -> Response:
     ctx = request.app.state.kg
+    if request.method == "OPTIONS":  # not a CORS preflight (the middleware answers those)
+        return Response(status_code=204, headers={"Allow": ALLOW})
     try:
         req = await read_request(request)
     except HttpError as e:
-        allow = {"Allow": "GET, POST, OPTIONS"} if e.status == 405 else None
+        allow = {"Allow": ALLOW} if e.status == 405 else None
         return error_response(e.status, e.message, allow)
     if req.query is None:
         if request.method == "POST":
@@ -86,7 +91,8 @@ async def service_description(request: Request) -> Response:
     accept = request.headers.get("accept")
     mime = negotiate(accept, {"text/html": "html", **GRAPH_TYPES})
     if mime == "text/html":
-        return RedirectResponse(str(request.url_for("home")) + "#editor", 303)
+        # relative: the Host header is the client's to forge
+        return RedirectResponse(request.url_for("home").path + "#editor", 303)
     if mime is None:
         return error_response(406, "the service description is RDF (Turtle, JSON-LD, …)")
     stats = await request.app.state.kg.stats()
@@ -96,10 +102,10 @@ async def service_description(request: Request) -> Response:
 
 async def read_request(request: Request) -> ProtocolRequest:
     """Query, dataset and acceptable formats of a protocol request (HttpError if bad)."""
-    if request.method not in ("GET", "POST"):
+    if request.method not in ("GET", "HEAD", "POST"):
         raise HttpError(405, f"{request.method} is not a SPARQL protocol operation")
     params: dict[str, list[str]] = {}
-    for k, v in request.query_params.multi_items():
+    for k, v in _form(request.scope.get("query_string", b""), "the query string"):
         params.setdefault(k, []).append(v)
     queries = params.get("query", [])
     if request.method == "POST":
@@ -108,10 +114,11 @@ async def read_request(request: Request) -> ProtocolRequest:
             raise HttpError(415, f"the body must be UTF-8, not {charset}")
         if mime == UPDATE:
             raise HttpError(403, UPDATE_REFUSED)
-        body = _utf8(await request.body())
+        raw = await request.body()
+        body = _utf8(raw)
         if mime == FORM:
-            for k, v in parse_qs(body, keep_blank_values=True).items():
-                params.setdefault(k, []).extend(v)
+            for k, v in _form(raw, "the form"):
+                params.setdefault(k, []).append(v)
             queries = params.get("query", [])
         elif mime == QUERY:
             queries = [*queries, body]
@@ -144,6 +151,15 @@ def _content_type(value: str | None) -> tuple[str, str | None]:
         if k.strip().lower() == "charset":
             charset = v.strip().strip('"').lower()
     return mime.lower(), charset
+
+
+def _form(raw: bytes, what: str) -> list[tuple[str, str]]:
+    """``k=v&…`` pairs, refused (400) where a byte or a %-escape is not UTF-8: a query read
+    with replacement characters is not the query that was sent."""
+    try:
+        return parse_qsl(raw.decode("utf-8"), keep_blank_values=True, errors="strict")
+    except UnicodeDecodeError:
+        raise HttpError(400, f"{what} is not valid UTF-8") from None
 
 
 def _utf8(body: bytes) -> str:
