@@ -38,9 +38,9 @@ def find_gaps(store: object, min_count: int = 2) -> list[Candidate]:
     units: dict[str, tuple[str, str, str, list[tuple[int, int]]]] = {}
     _, body = rows(run_query(store, QUERY))  # type: ignore[arg-type]
     for u, norm, kind, label, s, e in body:
-        entry = units.setdefault(u[1], (norm[1], kind[1], label[1], []))
+        entry = units.setdefault(u.value, (norm.value, kind.value, label.value, []))
         if s and e:
-            entry[3].append((int(s[1]), int(e[1])))
+            entry[3].append((int(s.value), int(e.value)))
     counts: Counter[tuple[str, str, str]] = Counter()
     examples: dict[tuple[str, str, str], str] = {}
     for text, kind, label, covered in units.values():

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from kg.errors import KgError
 from kg.export.select import chapter_members, expand, resolve_chapter
-from kg.store import rows, run_query, store_base
+from kg.store import Cell, rows, run_query, store_base
 
 CONFIG = Path(__file__).with_name("graph.toml")
 _LABEL_EN = "en"
@@ -166,9 +166,10 @@ def natural_key(text: str) -> tuple:
     return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", text))
 
 
-def _select(db: object, sparql: str) -> list[list]:
+def _select(db: object, sparql: str) -> list[list[Cell]]:
+    """Rows of cells; the queries here bind every variable."""
     _, body = rows(run_query(db, sparql))  # type: ignore[arg-type]
-    return list(body)
+    return list(body)  # type: ignore[arg-type]
 
 
 def _values(var: str, iris: Iterable[str]) -> str:
@@ -237,10 +238,10 @@ def _node_classes(db: object, cfg: GraphConfig) -> dict[str, int]:
     rank = {c.iri: i for i, c in enumerate(cfg.classes)}
     typed: dict[str, int] = {}
     for s, c in _select(db, f"SELECT DISTINCT ?s ?c WHERE {{ {_values('c', rank)} ?s a ?c }}"):
-        if s[0] == "iri":
-            i = rank[c[1]]
-            if s[1] not in typed or i < typed[s[1]]:
-                typed[s[1]] = i
+        if s.kind == "iri":
+            i = rank[c.value]
+            if s.value not in typed or i < typed[s.value]:
+                typed[s.value] = i
     return typed
 
 
@@ -250,7 +251,11 @@ def _edges_of(db: object, typed: dict[str, int], props: Iterable[str]) -> list[T
     if not props:
         return []
     q = f"SELECT DISTINCT ?s ?p ?o WHERE {{ {_values('p', props)} ?s ?p ?o FILTER(isIRI(?o)) }}"
-    return [(s[1], p[1], o[1]) for s, p, o in _select(db, q) if s[1] in typed and o[1] in typed]
+    return [
+        (s.value, p.value, o.value)
+        for s, p, o in _select(db, q)
+        if s.value in typed and o.value in typed
+    ]
 
 
 def _of_chapter(
@@ -333,15 +338,15 @@ def _describe(db: object, cfg: GraphConfig, nodes: dict[str, Node]) -> None:
         props |= set(c.attributes.values())
     found: dict[tuple[str, str], list[tuple[str, str, str | None]]] = {}
     for s, p, o in _select(db, f"SELECT ?s ?p ?o WHERE {{ {_values('p', props)} ?s ?p ?o }}"):
-        if s[1] in nodes:
-            found.setdefault((s[1], p[1]), []).append(o)
+        if s.value in nodes:
+            found.setdefault((s.value, p.value), []).append(o)
     for n in nodes.values():
         for lang_key, props_in_turn in (("label_zh", cfg.labels_zh), ("label_en", cfg.labels_en)):
             for p in props_in_turn:
                 vals = [
-                    c[1]
+                    c.value
                     for c in found.get((n.id, p), [])
-                    if c[0] == "literal" and _is_lang(c[2], lang_key == "label_en")
+                    if c.kind == "literal" and _is_lang(c.tag, lang_key == "label_en")
                 ]
                 if vals:
                     n.attrs[lang_key] = sorted(vals)[0]
@@ -372,7 +377,7 @@ def _term_labels(db: object, terms: set[str]) -> dict[str, tuple[str, str]]:
     zh: dict[str, str] = {}
     en: dict[str, str] = {}
     for t, lab in _select(db, q):
-        into = en if _is_lang(lab[2], True) else zh if _is_lang(lab[2], False) else None
-        if into is not None and (t[1] not in into or lab[1] < into[t[1]]):
-            into[t[1]] = lab[1]  # the smallest, whatever order the store answers in
+        into = en if _is_lang(lab.tag, True) else zh if _is_lang(lab.tag, False) else None
+        if into is not None and (t.value not in into or lab.value < into[t.value]):
+            into[t.value] = lab.value  # the smallest, whatever order the store answers in
     return {t: (zh.get(t, en.get(t, local_name(t))), en.get(t, local_name(t))) for t in terms}

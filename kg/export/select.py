@@ -93,4 +93,4 @@ def chapter_members(db: object, chapter: str, links: Iterable[str]) -> set[str]:
     """IRIs of the chapter and of everything that reaches it through ``links``."""
     q = f"SELECT DISTINCT ?x WHERE {{ ?x {sparql_path(links)} <{chapter}> }}"
     _, body = rows(run_query(db, q))  # type: ignore[arg-type]
-    return {str(r[0][1]) for r in body if r[0] and r[0][0] == "iri"}
+    return {r[0].value for r in body if r[0] and r[0].kind == "iri"}
