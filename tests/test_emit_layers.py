@@ -57,3 +57,19 @@ def test_rdf_argument_names_the_graph_or_leaves_it_to_the_build() -> None:
         Path("links.ttl"),
         "https://example.org/id/graph/user/links",
     )
+
+
+def test_the_abstract_never_takes_the_last_scopes_mentions() -> None:
+    """The extractor's analyses are keyed by id(unit); the abstract, which is no scope, must not
+    find another unit's mentions under an id that a freed unit left behind (this made two
+    builds of the same files differ now and then, when the allocator reused an address)."""
+    doc = read(FIXTURE, catalog=CAT)
+    corpus = align([doc], CAT)
+    emitter = Emitter(corpus, CAT, Minter())
+    list(emitter.quads())
+    unit = corpus.juans[0].chapters[0].sections[0].passages[0]
+    found = emitter.mentions.get(id(unit)) or [object()]
+    emitter.mentions = {id(unit): found}  # as if the abstract reused this unit's address
+    quads = list(emitter.abstract(unit))
+    assert not [q for q in quads if "/m" in str(q[0]).rsplit("/", 1)[-1][:2]]
+    assert not any(str(q[2]).endswith("#Mention") for q in quads)

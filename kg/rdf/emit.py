@@ -118,6 +118,9 @@ class Emitter:
             yield from self.juan(juan, self.minter.work(), self.juan_count)
 
     def abstract(self, unit: Unit) -> Iterator[Quad]:
+        # the abstract is no scope of the extractor: drop the last scope's analyses, which are
+        # keyed by id() and would match a new object that reuses a freed unit's id
+        self.mentions, self.acts = {}, {}
         yield from self.unit(unit, self.minter.abstract(), self.minter.work(), 0, LJ.Abstract)
 
     def finish(self) -> Iterator[Quad]:
