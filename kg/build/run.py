@@ -23,6 +23,7 @@ from kg.store import RdfFile, build_store
 from kg.text.align import align, align_abstract
 from kg.text.catalog import Catalog, load_catalog
 from kg.text.document import Document, FileIssue
+from kg.text.residue import Residue
 from kg.text.vocab import vocabulary_files
 
 Progress = Callable[[str, int, int], None]
@@ -195,6 +196,7 @@ class _PartStream:
     phases: Phases
     issues: list[FileIssue] = field(default_factory=list)  # the readers' and the emitter's
     abstracts: list[Document] = field(default_factory=list)
+    residue: Residue = field(default_factory=Residue)  # characters normalization left rare
 
     def quads(self, parts: list[list[Path]]) -> Iterator[Quad]:
         yield from self.emitter.work()
@@ -203,6 +205,7 @@ class _PartStream:
                 f" (part {n}/{len(parts)})" if len(parts) > 1 else ""
             )
             yield from self.part(part, label)
+        self.issues.extend(self.residue.issues())
         with self.phases("aligning"):
             abstract = align_abstract(self.abstracts)
         if abstract is not None:
@@ -218,5 +221,7 @@ class _PartStream:
         self.extractor.start(corpus, label)
         yield from self.emitter.part(corpus)
         self.issues.extend(FileIssue(d.path, i) for d in docs for i in d.issues)
+        for d in docs:
+            self.residue.add(d)
         self.issues.extend(self.emitter.take_issues())  # what emission met (new commentators)
         self.abstracts.extend(a for a in map(abstract_only, docs) if a is not None)
