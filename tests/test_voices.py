@@ -156,3 +156,21 @@ def test_every_name_of_the_vocabulary_opens_a_voice() -> None:
             continue
         got = split_voices(f"冠者成人也 {name}曰冠者将责成人之礼焉")
         assert [(v.speaker, v.kind) for v in got][-1] == (slug, "quote"), name
+
+
+def test_the_vocabulary_knows_the_scholars_a_qing_ritualist_quotes() -> None:
+    names = load_rules().names
+    expected = {
+        "魏华父": "weiliaoweng",
+        "陈可大": "chenhao",
+        "刘原父": "liuchang",
+        "吕与叔": "lvdalin",
+        "姜上均": "jiangzhaoxi",
+        "徐原一": "xuqianxue",
+        "程伊川": "chengyi",
+        "朱仲晦": "zhuxi",
+    }
+    assert {n: names.get(n) for n in expected} == expected
+    # 云 / 谓 after one of them is the author reporting him (his 字 holds 上, a word)
+    got = split_voices("冠者成人也姜上均谓冠者责成人之礼也")
+    assert [(v.kind, v.reports) for v in got][-1] == ("report", "jiangzhaoxi")
