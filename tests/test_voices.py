@@ -174,3 +174,11 @@ def test_the_vocabulary_knows_the_scholars_a_qing_ritualist_quotes() -> None:
     # 云 / 谓 after one of them is the author reporting him (his 字 holds 上, a word)
     got = split_voices("冠者成人也姜上均谓冠者责成人之礼也")
     assert [(v.kind, v.reports) for v in got][-1] == ("report", "jiangzhaoxi")
+
+
+def test_an_officer_quoted_from_the_classic_is_not_a_voice() -> None:
+    # 宗人 is an office of the lexicon: 宗人摈曰 in four blocks is still no person, nor is
+    # 宗人告曰 (告 ends no name)
+    for said in ("宗人摈", "宗人告"):
+        c = census_of([f"{b}也 {said}曰{b}" for b in ("冠者", "醴者", "醮者", "宾者")])
+        assert c.count(said) == 0 and c.names() == {}, said

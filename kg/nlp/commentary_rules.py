@@ -71,6 +71,7 @@ class CensusWords:
     not_in_name: str
     not_given_start: str
     not_name_end: str
+    not_prefix_types: Words
     not_names: Words
 
 

@@ -48,16 +48,26 @@ def _candidate_re() -> re.Pattern[str]:
 
 
 @lru_cache(maxsize=1)
-def _refused() -> frozenset[str]:
-    """Names no census accepts: the vocabulary's, the works', the lexicon's, [census] not_names."""
+def _refused() -> tuple[frozenset[str], frozenset[str]]:
+    """Names no census accepts (the vocabulary's, the works', the lexicon's, [census]
+    not_names), and the lexicon terms no name begins with ([census] not_prefix_types)."""
     rules = load_rules()
+    c = rules.patterns.census
     lexicon = load_lexicon().entries
-    return frozenset({*rules.names, *rules.works, *lexicon, *rules.patterns.census.not_names})
+    prefixes = {
+        form
+        for form, entries in lexicon.items()
+        if any(e.type in c.not_prefix_types for e in entries)
+    }
+    names = {*rules.names, *rules.works, *lexicon, *c.not_names}
+    return frozenset(names), frozenset(prefixes)
 
 
 def _acceptable(name: str, rules: Rules) -> bool:
-    c = rules.patterns.census
-    if name in _refused() or name[-1] in c.not_name_end:
+    names, prefixes = _refused()
+    if name in names or name[-1] in rules.patterns.census.not_name_end:
+        return False
+    if any(name[:n] in prefixes for n in range(2, len(name))):
         return False
     # a known name with a character more (郑氏注, 孔氏疏) is that person citing, not a new one
     return not any(name[:n] in rules.names for n in range(2, len(name)))
