@@ -182,3 +182,9 @@ def test_an_officer_quoted_from_the_classic_is_not_a_voice() -> None:
     for said in ("宗人摈", "宗人告"):
         c = census_of([f"{b}也 {said}曰{b}" for b in ("冠者", "醴者", "醮者", "宾者")])
         assert c.count(said) == 0 and c.names() == {}, said
+
+
+def test_a_two_character_surname() -> None:
+    # 欧阳 + the invented 字 大一 (大 and 一 are ordinary words)
+    c = census_of([t.replace("柯上和", "欧阳大一") for t in REPEATED])
+    assert c.names() == {"欧阳大一": "ouyangdayi"}

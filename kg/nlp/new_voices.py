@@ -20,16 +20,16 @@ is split ([census]) and keeps the names that open at least ``min_blocks`` differ
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from functools import lru_cache
 
 from kg.nlp.commentary_rules import Rules, load_rules
 from kg.nlp.lexicon import load_lexicon
-from kg.nlp.voices import at_boundary, person_slug
+from kg.nlp.voices import Voice, at_boundary, person_slug, split_voices
 from kg.text.document import Document, Note, TextUnit
 from kg.text.normalize import normalize
 
-__all__ = ["VoiceCensus", "commentary_blocks"]
+__all__ = ["VoiceCensus", "commentary_blocks", "split_book"]
 
 KEY_CHARS = 10  # the words after the verb that tell one voice from another
 
@@ -44,7 +44,8 @@ def _candidate_re() -> re.Pattern[str]:
     first = f"[^{re.escape(c.not_in_name + c.not_given_start)}\\W\\d]"
     given = f"{first}[^{re.escape(c.not_in_name)}\\W\\d]"
     verbs = "|".join(map(re.escape, c.verbs))
-    return re.compile(f"(?P<name>(?:{surnames}){given})(?={verbs})")
+    # zero-width, so that candidates may overlap: which of them opens a voice is told after
+    return re.compile(f"(?=(?P<name>(?:{surnames}){given})(?P<verb>{verbs}))")
 
 
 @lru_cache(maxsize=1)
@@ -94,15 +95,12 @@ class VoiceCensus:
                 parts.append((pos, stop))
             pos = sep.end() if sep else pos
         for start, stop in parts:
-            for i in range(start, stop):
-                if not at_boundary(norm, i, start, rules, after):
-                    continue
-                m = cand.match(norm, i, stop)
-                if m and _acceptable(m.group("name"), rules):
-                    verb_end = m.end() + 1
-                    self.seen.setdefault(m.group("name"), set()).add(
-                        norm[verb_end : verb_end + KEY_CHARS]
-                    )
+            for m in cand.finditer(norm, start, stop):
+                name = m.group("name")
+                if at_boundary(norm, m.start(), start, rules, after) and _acceptable(name, rules):
+                    verb_end = m.end("verb")
+                    opening = norm[verb_end : verb_end + KEY_CHARS]
+                    self.seen.setdefault(name, set()).add(opening)
 
     def add_all(self, texts: Iterable[str]) -> None:
         for text in texts:
@@ -125,6 +123,22 @@ class VoiceCensus:
                 slug = person_slug(name)
                 out[name] = slug if slug not in rules.labels else f"{slug}2"
         return out
+
+
+def split_book(texts: Sequence[str]) -> list[list[Voice]]:
+    """The voices of every block of a book (or of a gold set read as one), the census of
+    them all taken first.
+
+    >>> book = ["柯上和曰冠者成人也", "柯上和曰醴者", "柯上和曰醮者", "柯上和曰宾者"]
+    >>> [(v.speaker, v.name) for v in split_book(book)[0]]
+    [('keshanghe', '柯上和')]
+    >>> [(v.speaker, v.name) for v in split_voices(book[0])]
+    [('caidejin', None)]
+    """
+    census = VoiceCensus()
+    census.add_all(texts)
+    names = census.names()
+    return [split_voices(text, names) for text in texts]
 
 
 def commentary_blocks(doc: Document) -> Iterator[str]:
