@@ -2,7 +2,9 @@
 
 - ``X曰`` with X any name the commentator vocabulary knows starts a quoted voice; so does
   ``X曰`` with a name it does not know (a surname and two characters, where a voice may
-  start: 张炅生曰), marked ``name`` so that the caller can mint and report it;
+  start: 张炅生曰), marked ``name`` so that the caller can mint and report it; a name that
+  fails that test in one block but opens many across the book is given by the caller
+  (``names``, from kg.nlp.new_voices's census) and taken like the vocabulary's;
 - ``按`` / ``愚按`` at the start of a part or after a sentence-final particle, and ``愚谓`` /
   ``愚则`` … anywhere, are the author's own note;
 - ``旧说`` / ``或云`` / ``一说`` … an anonymous earlier view, which ends at its first full
