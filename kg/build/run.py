@@ -12,6 +12,7 @@ from kg.build.parts import abstract_only, part_keys, plan_parts
 from kg.build.phases import Phases
 from kg.build.pool import Extractor
 from kg.errors import KgError
+from kg.nlp.new_voices import VoiceCensus
 from kg.rdf.emit import Emitter, source_ids
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DEFAULT_BASE
@@ -120,13 +121,15 @@ def build(
         raise KgError(f"no text files in {', '.join(map(str, sources))}")
     catalog = load_catalog()
     reader = _Reader(encoding, catalog)
-    parts = plan(paths, reader, phases, progress)
+    census = VoiceCensus()  # speakers the vocabulary lacks, counted over the whole book
+    parts = plan(paths, reader, phases, progress, census)
     minter = Minter(base)
     files = rdf_files(minter, rdf or [])
     extractor = Extractor(jobs=jobs, phases=phases, progress=progress)
     emitter = Emitter(
         None, catalog, minter, extract=extractor, phases=phases, sources=source_ids(paths)
     )
+    emitter.commentary.use_census(census)
     stream = _PartStream(reader, catalog, emitter, extractor, phases)
     try:
         graphs = build_store(
@@ -151,10 +154,15 @@ def build(
 
 
 def plan(
-    paths: list[Path], reader: _Reader, phases: Phases, progress: Progress | None
+    paths: list[Path],
+    reader: _Reader,
+    phases: Phases,
+    progress: Progress | None,
+    census: VoiceCensus | None = None,
 ) -> list[list[Path]]:
     """The parts to build one at a time, from a first reading of every file for what ties it
-    to others (its juans and chapters); an unreadable file stops the build here."""
+    to others (its juans and chapters); an unreadable file stops the build here. The same
+    reading counts, in ``census``, the speakers each name opens across the book."""
     keys = {}
     with phases("reading"):
         for i, f in enumerate(paths, 1):
@@ -162,6 +170,8 @@ def plan(
                 progress(f"reading {f.name}", i, len(paths))
             doc = reader(f)
             keys[f] = part_keys(doc)
+            if census is not None:
+                census.add_document(doc)
             reader.keep(doc)
     return plan_parts(keys)
 

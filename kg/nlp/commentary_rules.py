@@ -11,7 +11,7 @@ commentator and work vocabularies: data, loaded once.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -59,6 +59,20 @@ class UnknownNames:
     surnames: str
     not_in_name: str
     after: str  # besides a part's start and a final, a voice may start after these
+
+
+@dataclass(frozen=True)
+class CensusWords:
+    """[census]: new voices found by how often a name opens one (kg/nlp/new_voices.py)."""
+
+    verbs: Words  # 曰 云 谓
+    compound_surnames: Words
+    min_blocks: int  # different voices a name must open
+    not_in_name: str
+    not_given_start: str
+    not_name_end: str
+    not_prefix_types: Words
+    not_names: Words
 
 
 @dataclass(frozen=True)
@@ -186,6 +200,7 @@ class CommentaryPatterns:
     voices: VoiceWords
     reports: ReportWords
     unknown: UnknownNames
+    census: CensusWords
     summary: SummaryWords
     judgements: JudgementWords
     citations: CitationWords
@@ -207,6 +222,7 @@ class Rules:
     note_re: re.Pattern[str]
     resume_re: re.Pattern[str]
     anon_re: re.Pattern[str]
+    new_names: frozenset[str] = frozenset()  # names of ``names`` found by the census
 
     @property
     def separators(self) -> str:
@@ -236,14 +252,9 @@ def load_rules(path: Path | None = None) -> Rules:
         work_labels[c.slug] = c.pref
         for form in c.forms:
             works[form] = c.slug
-    voices, reports, unknown = patterns.voices, patterns.reports, patterns.unknown
+    voices, unknown = patterns.voices, patterns.unknown
     verb = re.escape(voices.quote_verb)
-    quote_re = re.compile(f"(?:{alternation(names)}){verb}")
-    via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
-    verbs = alternation(reports.verbs)
-    report_re = re.compile(
-        f"(?P<name>{alternation(names)})(?P<verb>{verbs})|(?P<work>{alternation(via_work)})"
-    )
+    quote_re, report_re = _name_patterns(patterns, names, works)
     banned = re.escape(unknown.not_in_name)
     unknown_re = re.compile(
         f"(?<![{re.escape(''.join(voices.not_names))}])"
@@ -262,3 +273,30 @@ def load_rules(path: Path | None = None) -> Rules:
         resume_re=re.compile(alternation(voices.author_resumes)),
         anon_re=re.compile(alternation(voices.anonymous)),
     )
+
+
+def _name_patterns(
+    patterns: CommentaryPatterns, names: dict[str, str], works: dict[str, str]
+) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """The quote (郝仲舆曰) and report (敖君善谓, 郑注) patterns for these names."""
+    reports = patterns.reports
+    quote_re = re.compile(f"(?:{alternation(names)}){re.escape(patterns.voices.quote_verb)}")
+    via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
+    report_re = re.compile(
+        f"(?P<name>{alternation(names)})(?P<verb>{alternation(reports.verbs)})"
+        f"|(?P<work>{alternation(via_work)})"
+    )
+    return quote_re, report_re
+
+
+@lru_cache(maxsize=8)
+def with_names(extra: frozenset[tuple[str, str]]) -> Rules:
+    """The rules that also know ``extra`` (name, slug): the voices a census of the book
+    found, quoted (X曰) and reported (X谓) like any name of the vocabulary."""
+    rules = load_rules()
+    if not extra:
+        return rules
+    names = {**rules.names, **dict(extra)}
+    quote_re, report_re = _name_patterns(rules.patterns, names, rules.works)
+    new = rules.new_names | {name for name, _ in extra}
+    return replace(rules, names=names, quote_re=quote_re, report_re=report_re, new_names=new)

@@ -2,7 +2,9 @@
 
 - ``X曰`` with X any name the commentator vocabulary knows starts a quoted voice; so does
   ``X曰`` with a name it does not know (a surname and two characters, where a voice may
-  start: 张炅生曰), marked ``name`` so that the caller can mint and report it;
+  start: 张炅生曰), marked ``name`` so that the caller can mint and report it; a name that
+  fails that test in one block but opens many across the book is given by the caller
+  (``names``, from kg.nlp.new_voices's census) and taken like the vocabulary's;
 - ``按`` / ``愚按`` at the start of a part or after a sentence-final particle, and ``愚谓`` /
   ``愚则`` … anywhere, are the author's own note;
 - ``旧说`` / ``或云`` / ``一说`` … an anonymous earlier view, which ends at its first full
@@ -25,14 +27,21 @@ All offsets are in the block's text (normalization keeps one character for one).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 from pypinyin import lazy_pinyin
 
-from kg.nlp.commentary_rules import ANONYMOUS, AUTHOR, Rules, SummaryWords, load_rules
+from kg.nlp.commentary_rules import (
+    ANONYMOUS,
+    AUTHOR,
+    Rules,
+    SummaryWords,
+    load_rules,
+    with_names,
+)
 from kg.nlp.lexicon import load_lexicon
 from kg.nlp.phrases import view_end
 from kg.text.normalize import normalize
@@ -43,6 +52,7 @@ __all__ = [
     "ReportMarker",
     "StepLabel",
     "Voice",
+    "at_boundary",
     "find_reports",
     "person_slug",
     "split_voices",
@@ -91,10 +101,21 @@ def _lexicon_forms() -> frozenset[str]:
     return frozenset(load_lexicon().entries)
 
 
-def split_voices(text: str) -> list[Voice]:
-    """Voices of one commentary block, in order, covering its text but for separators."""
+def _titled(name: str, rules: Rules) -> bool:
+    """A book's title or a figure of the classics rather than a commentator (公羊传, 孟献子):
+    [census] not_name_end after a two-character given name, or [census] not_names."""
+    c = rules.patterns.census
+    return name in c.not_names or (len(name) > 2 and name[-1] in c.not_name_end)
+
+
+def split_voices(text: str, names: Mapping[str, str] | None = None) -> list[Voice]:
+    """Voices of one commentary block, in order, covering its text but for separators.
+
+    ``names``: speakers the vocabulary lacks that a census of the book found (name → slug,
+    kg.nlp.new_voices), quoted and reported like the vocabulary's; their voices carry
+    ``name`` so that the caller mints them."""
     norm = normalize(text)
-    rules = load_rules()
+    rules = with_names(frozenset(names.items())) if names else load_rules()
     pieces: list[Voice] = []
     pos = 0
     seps = re.compile(f"[{re.escape(rules.separators)}\\s]+")
@@ -109,7 +130,7 @@ def split_voices(text: str) -> list[Voice]:
     return _reports(voices, norm, rules)
 
 
-def _at_boundary(norm: str, i: int, start: int, rules: Rules, after: str) -> bool:
+def at_boundary(norm: str, i: int, start: int, rules: Rules, after: str) -> bool:
     """May a voice start at i: the part's start, or after a final (or one of ``after``)."""
     return i == start or norm[i - 1] in rules.finals or norm[i - 1] in after
 
@@ -119,14 +140,16 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
     cuts: list[_Cut] = []
     for m in rules.quote_re.finditer(norm, start, end):
         name = m.group()[: -len(v.quote_verb)]  # 郝仲舆曰 → 郝仲舆
-        cuts.append(_Cut(m.start(), m.end(), rules.names[name], "quote"))
+        new = name if name in rules.new_names else None
+        cuts.append(_Cut(m.start(), m.end(), rules.names[name], "quote", name=new))
     for m in rules.unknown_re.finditer(norm, start, end):
         name = m.group("name")
         if (
-            _at_boundary(norm, m.start(), start, rules, rules.patterns.unknown.after)
+            at_boundary(norm, m.start(), start, rules, rules.patterns.unknown.after)
             and name not in rules.names
             and name not in rules.works
             and name not in _lexicon_forms()
+            and not _titled(name, rules)
         ):
             cuts.append(_Cut(m.start(), m.end(), person_slug(name), "quote", name=name))
     if m := rules.note_re.match(norm, start, end):
@@ -142,7 +165,7 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
         cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
     anywhere = set(v.anonymous_anywhere)
     for m in rules.anon_re.finditer(norm, start, end):
-        if m.group() in anywhere or _at_boundary(norm, m.start(), start, rules, v.anonymous_after):
+        if m.group() in anywhere or at_boundary(norm, m.start(), start, rules, v.anonymous_after):
             cuts.append(_Cut(m.start(), m.end(), ANONYMOUS, "anonymous", short=True))
     # one cut per start: the one with the longest marker; none inside another's marker
     cuts.sort(key=lambda c: (c.start, -c.marker_end))

@@ -9,7 +9,9 @@ gets them on itself), and ``lj:stepLabel`` on the unit commented on for a 此X�
 IRIs, under the block's: ``o2`` its second opinion, ``g1`` its first gloss, ``q1`` citation,
 ``j1`` judgement, ``t1`` reading note. A speaker the vocabulary lacks is minted as
 ``person/<pinyin>`` with his name, once per build, and reported in ``issues`` (the build
-collects them: the emitter writes quads, never into the documents it reads).
+collects them: the emitter writes quads, never into the documents it reads); besides the
+names a block shows on its own, ``use_census`` gives it those a census of the whole book
+found by repetition (kg.nlp.new_voices).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from kg.nlp.extract import Mention
 from kg.nlp.glosses import find_glosses
 from kg.nlp.judgements import find_judgements
 from kg.nlp.lexicon import load_lexicon
+from kg.nlp.new_voices import VoiceCensus
 from kg.nlp.textual import ReadingNote, find_readings
 from kg.nlp.voices import Voice, find_reports, split_voices, step_labels
 from kg.rdf.iris import Minter
@@ -51,6 +54,13 @@ class CommentaryEmitter:
         self.minted: set[str] = set()
         self.issues: list[FileIssue] = []  # what the build reports: new speakers, in order
         self.lexicon_iris = _lexicon_iris()
+        self.new_names: dict[str, str] = {}  # speakers a census of the book found → slug
+        self.new_counts: dict[str, int] = {}  # slug → the voices the census saw him open
+
+    def use_census(self, census: VoiceCensus) -> None:
+        """Take as speakers the names a census of the whole book found (kg.nlp.new_voices)."""
+        self.new_names = census.names()
+        self.new_counts = {slug: census.count(name) for name, slug in self.new_names.items()}
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
@@ -84,7 +94,7 @@ class CommentaryEmitter:
         target_text: str,
     ) -> Iterator[Quad]:
         text = unit.canonical.text
-        voices = split_voices(text)
+        voices = split_voices(text, self.new_names)
         opinions = [self.minter.child(block, f"o{i}") for i in range(1, len(voices) + 1)]
         for i, v in enumerate(voices):
             yield from self.opinion(block, opinions[i], i + 1, v, text, found, unit)
@@ -117,7 +127,7 @@ class CommentaryEmitter:
                 yield node, LJ.mentions, self.minter.vocab(mt.iri), self.mentions_graph
         person = self.person(v.speaker)
         if v.name:
-            yield from self.mint(v, unit)
+            yield from self.mint(v.speaker, v.name, unit)
         yield block, LJ.hasOpinion, node, graph
         yield node, RDF.type, LJ.Opinion, graph
         yield node, LJ.order, integer(order), graph
@@ -134,40 +144,46 @@ class CommentaryEmitter:
         if v.kind == "quote":  # the quoted commentator reporting a third (郑注 … in 万充宗曰)
             norm = normalize(text)
             reported += [s for s, _, _ in find_reports(norm, v.body_start, v.end)]
+        names = {slug: name for name, slug in self.new_names.items()}
         for slug in dict.fromkeys(reported):
+            if slug in names:  # a census voice first met reported (李某某谓 …)
+                yield from self.mint(slug, names[slug], unit)
             if slug != v.speaker:
                 yield node, LJ.reports, self.person(slug), graph
                 self.count("reports")
         if v.view:
             yield node, LJ.reportedText, zh(text[v.view[0] : v.view[1]]), graph
 
-    def mint(self, v: Voice, unit: Unit) -> Iterator[Quad]:
+    def mint(self, slug: str, written: str, unit: Unit) -> Iterator[Quad]:
         """A speaker the commentator vocabulary lacks: a Commentator with his name."""
-        if v.speaker in self.minted:
+        if slug in self.minted:
             return
-        self.minted.add(v.speaker)
+        self.minted.add(slug)
         graph = self.graph
-        person = self.person(v.speaker)
-        name = normalize(v.name or v.speaker)
+        person = self.person(slug)
+        name = normalize(written)
         yield person, RDF.type, LJ.Commentator, graph
         yield person, RDF.type, SKOS.Concept, graph
         yield person, SKOS.inScheme, self.minter.vocab(SCHEME), graph
         yield person, SKOS.prefLabel, zh(name), graph
         yield person, RDFS.label, zh(name), graph
         yield person, FOAF.name, zh(name), graph
-        if v.name and v.name != name:
-            yield person, SKOS.altLabel, zh(v.name), graph
+        if written != name:
+            yield person, SKOS.altLabel, zh(written), graph
+        seen = self.new_counts.get(slug)
+        how = f"opening {seen} voices of the book" if seen else "(X曰)"
         yield (
             person,
             SKOS.editorialNote,
-            en("Found as a speaker (X曰) in the text; not in ontology/commentators.ttl."),
+            en(f"Found as a speaker {how}; not in ontology/commentators.ttl."),
             graph,
         )
         self.count("new commentators")
         r = unit.canonical
-        message = (
-            f"{v.name}曰: a speaker the commentator vocabulary lacks, minted as person/{v.speaker}"
-        )
+        message = f"{written}曰: a speaker the commentator vocabulary lacks, minted as "
+        message += f"person/{slug}"
+        if seen:
+            message += f" (he opens {seen} voices of the book)"
         issue = Issue("commentator", r.doc.line_of(r.start), r.start, r.end, message)
         self.issues.append(FileIssue(r.doc.path, issue))
 
