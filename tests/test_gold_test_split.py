@@ -77,6 +77,8 @@ def test_voices_cover_the_block() -> None:
         for start, stop, speaker, kind, reports in u["voices"]:
             assert set(text[end:start]) <= SEPARATORS, (u["id"], start)
             assert start < stop, (u["id"], start)
+            # a speaker the vocabulary lacks is the pinyin slug of his name
+            assert speaker in slugs("commentator") or speaker.isascii(), (u["id"], speaker)
             assert kind in {"author", "note", "quote", "anonymous", "report"}
             assert (reports is not None) == (kind == "report"), (u["id"], start)
             end = stop
