@@ -10,6 +10,8 @@ from rich.table import Table
 
 from kg.eval import SPLIT_CHOICES, TASKS, SplitReports, run_splits
 
+TABLE_WIDTH = 100
+
 
 @click.command("eval")
 @click.option(
@@ -39,6 +41,9 @@ from kg.eval import SPLIT_CHOICES, TASKS, SplitReports, run_splits
 def eval_command(tasks: tuple[str, ...], split: str, gold: Path | None, errors: bool) -> None:
     """Score the extractors against the gold sets, dev and test side by side."""
     console = Console()
+    if not console.is_terminal:
+        # piped or captured output: wide enough for dev and test columns on one line
+        console = Console(width=max(console.width, TABLE_WIDTH))
     for result in run_splits(tasks or list(TASKS), split, gold):
         for mode in result.modes():
             console.print(split_table(result, mode))
