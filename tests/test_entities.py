@@ -198,7 +198,9 @@ def test_eval_meets_the_target_on_the_dev_set() -> None:
 def test_eval_cli_prints_scores() -> None:
     result = CliRunner().invoke(cli, ["eval", "--task", "entities"])
     assert result.exit_code == 0, result.output
-    assert "precision" in result.output and "object" in result.output
+    # dev and test side by side: P / R / F1 columns for each split
+    assert "dev P" in result.output and "test F1" in result.output
+    assert "object" in result.output
 
 
 def test_eval_names_a_bad_gold_line(tmp_path: Path) -> None:

@@ -82,3 +82,30 @@ def differences(
     return [(unit, "missed", describe(*x)) for x in sorted(gold - found)] + [
         (unit, "spurious", describe(*x)) for x in sorted(found - gold)
     ]
+
+
+@dataclass
+class SplitReports:
+    """One task's reports, by split (``dev``, ``test``, or ``gold`` for a file given)."""
+
+    task: str
+    reports: dict[str, Report]
+
+    def modes(self) -> list[str]:
+        """The scoring modes, in the order the first report gives them."""
+        seen: dict[str, None] = {}
+        for report in self.reports.values():
+            seen.update(dict.fromkeys(report.scores))
+        return list(seen)
+
+    def rows(self, mode: str) -> list[tuple[str, dict[str, Score | None]]]:
+        """Per type, each split's score side by side (None where a split lacks the type);
+        types sorted by name, ``all`` last."""
+        types: set[str] = set()
+        for report in self.reports.values():
+            types |= set(report.scores.get(mode, {}))
+        ordered = sorted(types, key=lambda t: (t == "all", t))
+        return [
+            (t, {s: r.scores.get(mode, {}).get(t) for s, r in self.reports.items()})
+            for t in ordered
+        ]

@@ -1,4 +1,9 @@
-"""The registry of scoring tasks: name → gold file and scorer, and running them."""
+"""The registry of scoring tasks: name → gold file and scorer, and running them on the splits.
+
+Each task has a dev file (``tests/gold/NAME.jsonl``, read and argued with) and a frozen test
+file (``tests/gold/test/NAME.jsonl``, annotated blind and never tuned on): see
+tests/gold/README.md.
+"""
 
 from __future__ import annotations
 
@@ -10,19 +15,26 @@ from kg.errors import InputError
 from kg.eval.acts import evaluate_acts
 from kg.eval.entities import evaluate_entities
 from kg.eval.glosses import evaluate_glosses
-from kg.eval.score import Report
+from kg.eval.score import Report, SplitReports
 from kg.eval.voices import evaluate_voices
 from kg.resources import project_root
 
 GOLD_DIR = project_root() / "tests" / "gold"
+TEST_DIR = GOLD_DIR / "test"
+SPLITS = ("dev", "test")
+SPLIT_CHOICES = (*SPLITS, "all")
 
 
 @dataclass(frozen=True)
 class Task:
-    """gold (str): the file in tests/gold/. score (Callable): gold file → Report."""
+    """gold (str): the file name, in tests/gold/ (dev) and tests/gold/test/ (test).
+    score (Callable): gold file → Report."""
 
     gold: str
     score: Callable[[Path], Report]
+
+    def path(self, split: str) -> Path:
+        return (GOLD_DIR if split == "dev" else TEST_DIR) / self.gold
 
 
 TASKS: dict[str, Task] = {
@@ -33,13 +45,36 @@ TASKS: dict[str, Task] = {
 }
 
 
-def run(tasks: Iterable[str], gold: Path | None = None) -> list[Report]:
-    """Score each task against its gold file (or ``gold`` for all of them)."""
-    reports = []
-    for name in tasks:
-        task = TASKS[name]
-        path = gold or GOLD_DIR / task.gold
+def gold_files(task: Task, split: str = "all", gold: Path | None = None) -> dict[str, Path]:
+    """The gold file of each split to score: ``gold`` alone when given (labelled ``gold``);
+    for ``all``, dev and the test file if it exists; for ``dev`` or ``test``, that file,
+    which must exist."""
+    if gold is not None:
+        files = {"gold": gold}
+    elif split == "all":
+        files = {s: task.path(s) for s in SPLITS if s == "dev" or task.path(s).is_file()}
+    elif split in SPLITS:
+        files = {split: task.path(split)}
+    else:
+        raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLIT_CHOICES)}")
+    for path in files.values():
         if not path.is_file():
             raise InputError(path, None, "no gold file here")
-        reports.append(task.score(path))
-    return reports
+    return files
+
+
+def run_splits(
+    tasks: Iterable[str], split: str = "all", gold: Path | None = None
+) -> list[SplitReports]:
+    """Score each task on each split's gold file (or on ``gold`` alone)."""
+    out = []
+    for name in tasks:
+        task = TASKS[name]
+        files = gold_files(task, split, gold)
+        out.append(SplitReports(name, {s: task.score(p) for s, p in files.items()}))
+    return out
+
+
+def run(tasks: Iterable[str], gold: Path | None = None) -> list[Report]:
+    """Score each task against its dev gold file (or ``gold`` for all of them)."""
+    return [next(iter(r.reports.values())) for r in run_splits(tasks, "dev", gold)]
