@@ -304,7 +304,7 @@ class StructureParser:
             return True
         next_line = self._line_text(following) if isinstance(following, Line) else ""
         next_line = normalize(next_line).strip(_SEP)
-        if is_front_matter(norm) or self._front_title(norm, next_line, role, bool(after)):
+        if is_front_matter(norm):
             self.preface_title(a, b)
             return True
         if role != "classic" and (name := name_of(norm)) is not None:
@@ -319,6 +319,9 @@ class StructureParser:
             ):
                 self.new_rite(name, a, b)
                 return True
+        if self._front_title(norm, next_line, role, bool(after)):
+            self.preface_title(a, b)
+            return True
         return False
 
     def _is_mark(self, text: str) -> bool:
