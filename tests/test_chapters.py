@@ -122,6 +122,12 @@ def test_a_minted_rite_is_emitted_as_found_in_the_text() -> None:
     assert (rite, SKOS.prefLabel, Lit("告朔礼", LZH)) in quads
     assert (rite, LJ.category, minter.iri("category/jili")) in quads  # from the mark 【吉】
     assert any(s == rite and p == SKOS.editorialNote for s, p, _ in quads)
+    # 献俘礼, printed with no category, is in the one of the chapter before it; both are
+    # ordered after the vocabulary's rites
+    second = minter.iri("rite/xianfuli")
+    assert (second, LJ.category, minter.iri("category/jili")) in quads
+    orders = sorted(o.value for s, p, o in quads if s in (rite, second) and p == LJ.order)
+    assert orders == ["26", "27"]
     # only the two minted rites are declared by the text; the vocabulary's are not repeated
     declared = {s for s, p, o in quads if p == RDF.type and o == LJ.Rite}
     assert declared == {rite, minter.iri("rite/xianfuli")}

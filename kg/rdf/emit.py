@@ -282,7 +282,12 @@ class Emitter:
         yield rite, SKOS.inScheme, self.minter.vocab(str(RITE_SCHEME)), graph
         yield rite, SKOS.prefLabel, zh(name), graph
         yield rite, RDFS.label, zh(name), graph
+        yield rite, RDFS.label, en(f"{str(ch.rite).capitalize()} (a rite named in the text)"), graph
         yield rite, LJ.slug, Lit(str(ch.rite)), graph
+        self.count("new rites")
+        # after the vocabulary's rites, in the order the book prints them
+        last = max((r.order for r in self.catalog.rites.values()), default=0)
+        yield rite, LJ.order, integer(last + self.stats["new rites"]), graph
         category = self.catalog.category_for(ch.category or "")
         if category is None and ch.category:
             category = self.catalog.category_for(normalize(ch.category) + "礼")
@@ -290,7 +295,6 @@ class Emitter:
             yield rite, LJ.category, self.minter.vocab(str(CATEGORY[category])), graph
         note = "Found as a chapter title in the text; not in ontology/rites.ttl."
         yield rite, SKOS.editorialNote, en(note), graph
-        self.count("new rites")
 
     def section(
         self,

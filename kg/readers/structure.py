@@ -147,6 +147,9 @@ class StructureParser:
         self.juan: Juan | None = None
         self.chapter: Chapter | None = None
         self.category: str | None = None
+        # the category the juan's chapters are in so far: a minted rite's when none is printed
+        self.juan_category: str | None = None
+        self.category_label = {slug: lab for lab, slug in catalog.categories.items()}
         self.target: TextUnit | Preface | Section | None = None
         self.front = False  # juan opened by its marker, no chapter title yet
         self.header_juan: int | None = None  # the juan a file's header says it holds
@@ -293,7 +296,7 @@ class StructureParser:
             self.vseg(Seg.FURNITURE, a, b)
             return True
         if (cat := self.cat.category_for(norm)) is not None:
-            self.category = self.view.text[a:b]
+            self.category = self.juan_category = self.view.text[a:b]
             if self.chapter is not None and self.chapter.title is None and cat:
                 self.chapter.category = self.category
             self.vseg(Seg.CATEGORY, a, b)
@@ -361,6 +364,7 @@ class StructureParser:
         self.chapter_title(slug, a, b)
         assert self.chapter is not None
         self.chapter.minted = name
+        self.chapter.category = self.chapter.category or self.juan_category
 
     def _work_juan(self, norm: str) -> re.Match[str] | None:
         """``TITLE卷N`` where a file's header names the work TITLE (another Kanripo text)."""
@@ -394,7 +398,8 @@ class StructureParser:
             return False
         if not self._is_mark(self.view.text[tok.start : tok.end]):
             return False
-        ch.category = ch.category or self._inner(tok).strip()
+        # the chapter's own mark, over an inherited one; the juan's chapters are in it so far
+        ch.category = self.juan_category = self._inner(tok).strip()
         self.vseg(Seg.CATEGORY, tok.start, tok.end)
         return True
 
@@ -419,7 +424,7 @@ class StructureParser:
             self.juan = Juan(number=n, placement="marker", open_span=span)
             self.doc.juans.append(self.juan)
             self.chapter = self.target = None
-            self.category = None
+            self.category = self.juan_category = None
             self.front = True
             self.last = "juan"
         self.vseg(Seg.JUAN_MARKER, a, b)
@@ -435,6 +440,9 @@ class StructureParser:
 
     def chapter_title(self, rite: str, a: int, b: int) -> None:
         juan = self._juan()
+        known = self.cat.rites.get(rite)
+        if known is not None and known.category:
+            self.juan_category = self.category_label.get(known.category, self.juan_category)
         self.chapter = Chapter(
             title=self.view.text[a:b],
             rite=rite,
