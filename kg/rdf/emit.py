@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rdflib import RDF, RDFS, URIRef
-from rdflib.namespace import DCTERMS
+from rdflib.namespace import DCTERMS, SKOS
 
 from kg.build.phases import Phases
 from kg.nlp.acts import Act
@@ -19,7 +19,7 @@ from kg.nlp.extract import Mention
 from kg.rdf.acts import ActEmitter
 from kg.rdf.commentary import CommentaryEmitter
 from kg.rdf.iris import Minter, source_id
-from kg.rdf.namespaces import LJ
+from kg.rdf.namespaces import CATEGORY, LJ, RITE, RITE_SCHEME
 from kg.rdf.terms import LZH, Lit, Quad, Term, boolean, en, integer, zh  # noqa: F401
 from kg.text.align import AlignedChapter, AlignedJuan, AlignedSection, Corpus, Reading, Unit
 from kg.text.catalog import Catalog
@@ -245,7 +245,8 @@ class Emitter:
         graph = self.text_graph
         self._scope(ch)
         rite = self.catalog.rites.get(ch.rite) if ch.rite else None
-        node = self.minter.chapter(rite.slug if rite else f"unknown-{fallback}-{order}")
+        slug = rite.slug if rite else ch.rite if ch.minted else None
+        node = self.minter.chapter(slug or f"unknown-{fallback}-{order}")
         title = ch.title or (rite.label if rite else None)
         yield node, RDF.type, LJ.Chapter, graph
         yield node, DCTERMS.isPartOf, juan, graph
@@ -253,9 +254,12 @@ class Emitter:
         if title:
             yield node, LJ.title, zh(title), graph
             yield node, RDFS.label, zh(normalize(title)), graph
-        if rite:
-            yield node, LJ.describesRite, self.minter.vocab(str(rite.iri)), graph
         self.rite = self.minter.vocab(str(rite.iri)) if rite else None
+        if rite is None and ch.rite and ch.minted:
+            self.rite = self.minter.vocab(str(RITE[ch.rite]))
+            yield from self.minted_rite(ch, self.rite)
+        if self.rite is not None:
+            yield node, LJ.describesRite, self.rite, graph
         self.act_emitter.new_chapter()
         placements = {c.placement for _, c in ch.readings}
         yield node, LJ.placement, Lit(_best_placement(placements)), graph
@@ -271,6 +275,29 @@ class Emitter:
             key = sec.norm_title or ""
             seen[key] = seen.get(key, 0) + 1
             yield from self.section(sec, node, i, seen[key], title or "", keys)
+
+    def minted_rite(self, ch: AlignedChapter, rite: URIRef) -> Iterator[Quad]:
+        """A rite the vocabulary lacks, named by a chapter title: said to be found, not known."""
+        graph = self.text_graph
+        name = normalize(ch.minted or "")
+        yield rite, RDF.type, LJ.Rite, graph
+        yield rite, RDF.type, SKOS.Concept, graph
+        yield rite, SKOS.inScheme, self.minter.vocab(str(RITE_SCHEME)), graph
+        yield rite, SKOS.prefLabel, zh(name), graph
+        yield rite, RDFS.label, zh(name), graph
+        yield rite, RDFS.label, en(f"{str(ch.rite).capitalize()} (a rite named in the text)"), graph
+        yield rite, LJ.slug, Lit(str(ch.rite)), graph
+        self.count("new rites")
+        # after the vocabulary's rites, in the order the book prints them
+        last = max((r.order for r in self.catalog.rites.values()), default=0)
+        yield rite, LJ.order, integer(last + self.stats["new rites"]), graph
+        category = self.catalog.category_for(ch.category or "")
+        if category is None and ch.category:
+            category = self.catalog.category_for(normalize(ch.category) + "礼")
+        if category:
+            yield rite, LJ.category, self.minter.vocab(str(CATEGORY[category])), graph
+        note = "Found as a chapter title in the text; not in ontology/rites.ttl."
+        yield rite, SKOS.editorialNote, en(note), graph
 
     def section(
         self,

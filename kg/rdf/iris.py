@@ -13,7 +13,8 @@ Under the base (default ``https://w3id.org/lijing/id/``):
 - ``…/c1`` the n-th commentary block on a unit, ``…/n1`` its n-th inline note,
   ``…/c1/o2`` the second opinion of a block, ``…/w/<source>`` a witness reading
 - ``source/<file stem>`` a source document; ``graph/<layer>`` a named graph
-- vocabularies: ``rite/…``, ``person/…``, ``role/…``, ``object/…``, ``place/…`` …
+- vocabularies: ``rite/…`` (also a rite minted from a chapter title the vocabulary lacks),
+  ``person/…``, ``role/…``, ``object/…``, ``place/…`` …
 
 >>> m = Minter("https://example.org/id/")
 >>> m.section(m.chapter("xiangsheli"), "请射")
@@ -24,24 +25,15 @@ rdflib.term.URIRef('https://example.org/id/xiangsheli/qingshe')
 
 from __future__ import annotations
 
-import hashlib
 import re
 
-from pypinyin import lazy_pinyin
 from rdflib import URIRef
 
 from kg.rdf.namespaces import DEFAULT_BASE
-from kg.text.normalize import normalize
+from kg.text.slugs import slugify
 from kg.text.work import SLUG
 
 GRAPHS = ("text", "commentary", "mentions", "acts", "ontology", "vocabularies")
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
-
-
-def slugify(text: str) -> str:
-    """ASCII slug from pinyin of the normalized text; a short hash if nothing is left."""
-    slug = _NOT_SLUG.sub("", "".join(lazy_pinyin(normalize(text))).lower())
-    return slug or "x" + hashlib.sha1(text.encode("utf-8")).hexdigest()[:6]
 
 
 def source_id(name: str) -> str:

@@ -36,6 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from kg.readers.base import FormatError, Item, LayoutReader, Line, Meta, Page, markers
+from kg.readers.titles import rite_for
 from kg.text.catalog import load_catalog
 from kg.text.document import Seg, Segment
 from kg.text.normalize import normalize
@@ -374,7 +375,7 @@ class _Scanner:
             or any(p.match(norm) for p in markers.furniture_patterns)
             or markers.juan_marker.match(norm)
             or self.cat.category_for(norm) is not None
-            or self.cat.rite_for_title(norm) is not None
+            or rite_for(self.cat, norm) is not None
         )
 
     def line(self, pieces: list[tuple[int, int]], role: str) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg.readers.base import Item, Line, Markers, Meta, Page, markers
+from kg.readers.titles import is_front_matter, mint_slug, name_of, rite_for
 from kg.text.catalog import Catalog
 from kg.text.document import (
     Chapter,
@@ -30,6 +31,8 @@ from kg.text.normalize import GARBLED, normalize
 from kg.text.numerals import parse_numeral
 
 _SEP = " \t\u3000\xa0"
+# What the last line was, where a title the vocabulary lacks may stand after it.
+_TITLE_PLACES = frozenset({"start", "juan", "category", "preface", "heading"})
 
 
 class View:
@@ -144,9 +147,15 @@ class StructureParser:
         self.juan: Juan | None = None
         self.chapter: Chapter | None = None
         self.category: str | None = None
+        # the category the juan's chapters are in so far: a minted rite's when none is printed
+        self.juan_category: str | None = None
+        self.category_label = {slug: lab for lab, slug in catalog.categories.items()}
         self.target: TextUnit | Preface | Section | None = None
         self.front = False  # juan opened by its marker, no chapter title yet
         self.header_juan: int | None = None  # the juan a file's header says it holds
+        self.last = "start"  # what the last line was: start juan category preface title …
+        # 【嘉】 after a title: the first character of each category's label
+        self.marks = {lab[0]: lab for lab in catalog.categories if len(lab) == 2}
         self.view = View(doc.text, ((0, 0),))
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -250,7 +259,12 @@ class StructureParser:
             return
         first = content[0]
         rest_are_notes = all(t.kind == "bracket" for t in content[1:])
-        if first.kind == "text" and rest_are_notes and self._marker(first, following):
+        after = content[1:]
+        if (
+            first.kind == "text"
+            and rest_are_notes
+            and self._marker(first, following, ln.role, after)
+        ):
             self._trailing(toks, toks.index(first) + 1)
             return
         titled = first.kind == "text" and ln.role == "title" and rest_are_notes
@@ -266,7 +280,9 @@ class StructureParser:
             return
         self.content(toks, headings=ln.role != "classic")
 
-    def _marker(self, tok: Tok, following: Item | None) -> bool:
+    def _marker(
+        self, tok: Tok, following: Item | None, role: str = "text", after: Sequence[Tok] = ()
+    ) -> bool:
         """Whole-line markers: juan, furniture, category, chapter title, preface title."""
         norm = self._norm(tok)
         a, b = tok.start, tok.end
@@ -280,21 +296,75 @@ class StructureParser:
             self.vseg(Seg.FURNITURE, a, b)
             return True
         if (cat := self.cat.category_for(norm)) is not None:
-            self.category = self.view.text[a:b]
+            self.category = self.juan_category = self.view.text[a:b]
             if self.chapter is not None and self.chapter.title is None and cat:
                 self.chapter.category = self.category
             self.vseg(Seg.CATEGORY, a, b)
+            self.last = "category"
             return True
-        if (rite := self.cat.rite_for_title(norm)) is not None:
+        if (rite := rite_for(self.cat, norm)) is not None:
             self.chapter_title(rite, a, b)
             return True
-        if self.front and self.chapter is None and len(norm) <= self.markers.preface_max:
-            pre = Preface(title=self.view.text[a:b], title_span=self.view.span(a, b))
-            self._juan().prefaces.append(pre)
-            self.target = pre
-            self.vseg(Seg.PREFACE_TITLE, a, b)
+        next_line = self._line_text(following) if isinstance(following, Line) else ""
+        next_line = normalize(next_line).strip(_SEP)
+        if is_front_matter(norm):
+            self.preface_title(a, b)
+            return True
+        if role != "classic" and (name := name_of(norm)) is not None:
+            # its place, or a category mark after it on its line or the next: 投壶礼【嘉】
+            marked = self._is_mark(self.view.text[after[0].start : after[0].end] if after else "")
+            if (
+                role == "title"
+                or self.last in _TITLE_PLACES
+                or self.juan is None
+                or marked
+                or self._is_mark(next_line[: next_line.find(self.brackets[1]) + 1])
+            ):
+                self.new_rite(name, a, b)
+                return True
+        if self._front_title(norm, next_line, role, bool(after)):
+            self.preface_title(a, b)
             return True
         return False
+
+    def _is_mark(self, text: str) -> bool:
+        """【嘉】, 【嘉礼】: a category mark."""
+        opening, closing = self.brackets
+        if not (text.startswith(opening) and text.endswith(closing)):
+            return False
+        inner = normalize(text[1:-1]).strip()
+        return inner in self.marks or self.cat.category_for(inner) is not None
+
+    def _front_title(self, norm: str, next_line: str, role: str, notes: bool) -> bool:
+        """A front-matter title no list knows: the first line after the juan's marker, short,
+        followed by its 【…】, before any category line. Only there: 经文 is never a title."""
+        if role == "classic" or not (self.front and self.chapter is None and self.last == "juan"):
+            return False
+        if self.category is not None or len(norm) > self.markers.preface_max:
+            return False
+        if not (notes or next_line.startswith(self.brackets[0])):
+            return False
+        a, b = self.view.span(0, len(self.view.text))
+        self.issue("structure", a, b, f"{norm!r} read as the title of the juan's front matter")
+        return True
+
+    def preface_title(self, a: int, b: int) -> None:
+        pre = Preface(title=self.view.text[a:b], title_span=self.view.span(a, b))
+        self._juan().prefaces.append(pre)
+        self.target = pre
+        self.vseg(Seg.PREFACE_TITLE, a, b)
+        self.last = "preface"
+
+    def new_rite(self, name: str, a: int, b: int) -> None:
+        """A chapter title the vocabulary lacks: its rite is minted from its name, and said."""
+        slug = mint_slug(self.cat, name)
+        title = self.view.text[a:b]
+        said = f"chapter {title!r} names no rite of ontology/rites.ttl: minted as rite/{slug}"
+        self.vissue("structure", a, b, said)
+        self.chapter_title(slug, a, b)
+        assert self.chapter is not None
+        self.chapter.minted = name
+        self.chapter.category = self.chapter.category or self.juan_category
 
     def _work_juan(self, norm: str) -> re.Match[str] | None:
         """``TITLE卷N`` where a file's header names the work TITLE (another Kanripo text)."""
@@ -304,25 +374,11 @@ class StructureParser:
         return self.markers.juan_label.match(norm[len(name) :])
 
     def _unknown_title(self, tok: Tok) -> bool:
-        """A line the layout marks as a title but no catalogue knows: an unknown chapter."""
-        if len(self._norm(tok)) > self.markers.preface_max:
+        """A line the layout marks as a title but no catalogue knows, whatever its shape."""
+        norm = self._norm(tok)
+        if len(norm) > self.markers.preface_max:
             return False
-        a, b = tok.start, tok.end
-        title = self.view.text[a:b]
-        said = f"title {title!r} names no chapter of ontology/rites.ttl: read as an unknown one"
-        self.vissue("structure", a, b, said)
-        self.chapter = Chapter(
-            title=title,
-            category=self.category,
-            title_span=self.view.span(a, b),
-            placement="unknown",
-        )
-        self._juan().chapters.append(self.chapter)
-        self.chapter.preface = Preface()
-        self.target = self.chapter.preface
-        self.front = False
-        self.category = None
-        self.vseg(Seg.CHAPTER_TITLE, a, b)
+        self.new_rite(norm, tok.start, tok.end)
         return True
 
     def _trailing(self, toks: list[Tok], start: int) -> None:
@@ -330,8 +386,22 @@ class StructureParser:
         for tok in toks[start:]:
             if tok.kind == "sep":
                 self.vseg(Seg.LAYOUT, tok.start, tok.end)
-            else:
+            elif not self._category_mark(tok):
                 self.attach(self.note(tok, Seg.COMMENTARY))
+
+    def _category_mark(self, tok: Tok) -> bool:
+        """【嘉】 right after a chapter title, before its preface: the chapter's category."""
+        ch = self.chapter
+        if self.last != "title" or ch is None or ch.preface is not self.target:
+            return False
+        if ch.preface is None or ch.preface.blocks or not (tok.opened and tok.closed):
+            return False
+        if not self._is_mark(self.view.text[tok.start : tok.end]):
+            return False
+        # the chapter's own mark, over an inherited one; the juan's chapters are in it so far
+        ch.category = self.juan_category = self._inner(tok).strip()
+        self.vseg(Seg.CATEGORY, tok.start, tok.end)
+        return True
 
     def juan_marker(self, n: int, a: int, b: int, following: Item | None) -> None:
         span = self.view.span(a, b)
@@ -346,6 +416,7 @@ class StructureParser:
             cur.close_span = span
             self.juan = self.chapter = self.target = None
             self.front = False
+            self.last = "start"
         else:
             if self.header_juan is not None and self.header_juan != n:
                 said = f"juan {n} opens here, but the file's header says juan {self.header_juan}"
@@ -353,8 +424,9 @@ class StructureParser:
             self.juan = Juan(number=n, placement="marker", open_span=span)
             self.doc.juans.append(self.juan)
             self.chapter = self.target = None
-            self.category = None
+            self.category = self.juan_category = None
             self.front = True
+            self.last = "juan"
         self.vseg(Seg.JUAN_MARKER, a, b)
 
     def _closing(self, following: Item | None) -> bool:
@@ -364,10 +436,13 @@ class StructureParser:
         norm = normalize(self._line_text(following)).strip()
         opening = any(p.match(norm) for p in self.markers.furniture_patterns)
         opening = opening or self.cat.category_for(norm) is not None
-        return not (opening or self.cat.rite_for_title(norm) is not None)
+        return not (opening or rite_for(self.cat, norm) is not None or name_of(norm) is not None)
 
     def chapter_title(self, rite: str, a: int, b: int) -> None:
         juan = self._juan()
+        known = self.cat.rites.get(rite)
+        if known is not None and known.category:
+            self.juan_category = self.category_label.get(known.category, self.juan_category)
         self.chapter = Chapter(
             title=self.view.text[a:b],
             rite=rite,
@@ -380,6 +455,7 @@ class StructureParser:
         self.front = False
         self.category = None
         self.vseg(Seg.CHAPTER_TITLE, a, b)
+        self.last = "title"
 
     # -- headings and records ---------------------------------------------------------------
 
@@ -399,6 +475,7 @@ class StructureParser:
 
     def heading(self, toks: list[Tok], at: int) -> None:
         tok = toks[at]
+        self.last = "heading"
         chapter = self._chapter(self.view.at(tok.start))
         sec = chapter.section()
         sec.title = self.view.text[tok.start + len(self.markers.heading_prefix) : tok.end]
@@ -449,8 +526,10 @@ class StructureParser:
                 self.add(cur, t.start, t.end)
                 self.vseg(Seg.PASSAGE, t.start, t.end)
                 self.target = cur
+                self.last = "text"
             elif cur is None:
-                self.attach(self.note(t, Seg.COMMENTARY))
+                if not self._category_mark(t):
+                    self.attach(self.note(t, Seg.COMMENTARY))
             else:
                 self.bracket(t, cur, glued=prev == "text")
             prev = last_solid = t.kind

@@ -116,6 +116,12 @@ class AlignedChapter:
     readings: list[tuple[Document, Chapter]]
     prefaces: list[Unit] = field(default_factory=list)
     sections: list[AlignedSection] = field(default_factory=list)
+    rank: float = 0.0  # order in its juan: the rite's, or after the chapter printed before it
+
+    @property
+    def minted(self) -> str | None:
+        """The name of a rite the vocabulary lacks, minted from the chapter's title."""
+        return next((c.minted for _, c in self.readings if c.minted), None)
 
     @property
     def title(self) -> str | None:
@@ -290,10 +296,15 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
     chapters: dict[object, list[tuple[Document, Chapter]]] = {}
     home: dict[object, object] = {}  # chapter key -> juan key
     juan_of: dict[int, Juan] = {}
+    rank: dict[object, float] = {}  # a chapter's place in its juan
     for d in docs:
         for ji, j in enumerate(d.juans):
+            before = 0.0  # a minted rite stands after the known chapter printed before it
             for ci, c in enumerate(j.chapters):
                 ckey: object = c.rite if c.rite else (d.path.name, ji, ci)
+                known = catalog.rites.get(c.rite) if c.rite else None
+                before = float(known.order) if known else before
+                rank.setdefault(ckey, before if known else before + 0.5)
                 chapters.setdefault(ckey, []).append((d, c))
                 juan_of[id(c)] = j
                 if j.number is not None:
@@ -324,11 +335,10 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
         else:
             key = number
         juan_for(key, number).chapters.append(_chapter(readings))
+        juan_for(key, number).chapters[-1].rank = rank[ckey]
     for mj in juans.values():
         mj.prefaces = _prefaces([[(d, p) for p in j.prefaces] for d, j in mj.readings])
-        mj.chapters.sort(
-            key=lambda c: catalog.rites[c.rite].order if c.rite in catalog.rites else 999
-        )
+        mj.chapters.sort(key=lambda c: c.rank)
     kept = [j for j in juans.values() if j.chapters or j.prefaces or j.number is not None]
     return sorted(kept, key=lambda j: (j.number is None, j.number or 0, j.readings[0][0].path.name))
 

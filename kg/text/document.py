@@ -138,7 +138,8 @@ class Preface:
 @dataclass
 class Chapter:
     title: str | None = None  # as written
-    rite: str | None = None  # slug of the rite (lj:slug in ontology/rites.ttl)
+    rite: str | None = None  # slug of the rite (lj:slug in ontology/rites.ttl, or minted)
+    minted: str | None = None  # the name of a rite the vocabulary lacks, minted from the title
     category: str | None = None  # 嘉礼 … as written
     title_span: tuple[int, int] | None = None
     placement: str = "title"  # title | manifest | recognized | unknown
