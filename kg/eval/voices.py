@@ -27,10 +27,7 @@ def evaluate_voices(path: Path) -> Report:
     for u, voices in zip(rows, split_book([u["text"] for u in rows]), strict=True):
         text = u["text"]
         gold = {(*_trim(text, a, b, seps), s, k, r) for a, b, s, k, r in u["voices"]}
-        got = {
-            (*_trim(text, v.start, v.end, seps), v.speaker, v.kind, v.reports)
-            for v in voices
-        }
+        got = {(*_trim(text, v.start, v.end, seps), v.speaker, v.kind, v.reports) for v in voices}
         for t in {x[3] for x in gold | got}:
             strict[t].add({x for x in gold if x[3] == t}, {x for x in got if x[3] == t})
         labels["all"].add(_numbered(gold), _numbered(got))
