@@ -154,9 +154,76 @@ class _Reader:
             return False
         if t[-1] in self.cfg.not_term_end:
             return False
+        if len(t) >= 2 and t not in self.lexicon and self.phrase(t):
+            return False
         if self.passage:
             return t in self.passage
         return len(t) >= 2 and t in self.lexicon
+
+    def phrase(self, t: str) -> bool:
+        """Is a span of the passage a phrase, not a word (又展, 君不许, 迁于祖, 三日之朝)?"""
+        c = self.cfg
+        return (
+            t[0] in c.phrase_term_start
+            or any(ch in c.phrase_term_inner for ch in t[1:-1])
+            or (len(t) > 2 and t[-1] in c.phrase_term_end)  # 左何之, but 抚之
+        )
+
+    def negated(self, term: str, d: str) -> bool:
+        """Does the definition paraphrase a negated term (无受 → 不以轻服受之), naming no
+        other act of the passage (不决遂|不执弓变于大射 goes on about the passage)?"""
+        return (
+            any(c in self.cfg.negations for c in term)
+            and any(d.startswith(w) for w in self.cfg.negated_definition_start)
+            and not self.passage_acts(term, d)
+        )
+
+    def passage_acts(self, term: str, d: str) -> bool:
+        """Does the definition name an act of the passage other than the term's?"""
+        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
+        return any(a in self.actions and a in self.passage and a not in term for a in acts)
+
+    def negated_who(self, term: str) -> bool:
+        """Is the term "those who do not …" (无受者), no lexicon word?"""
+        return (
+            term[-1] == "者"
+            and term not in self.lexicon
+            and any(c in self.cfg.negations for c in term[:-1])
+        )
+
+    def descriptive(self, d: str) -> bool:
+        """May a definition be long (a noun phrase describing: …之象, …者)?"""
+        return "之" in d or any(d.endswith(w) for w in self.cfg.long_definition_endings)
+
+    def explains_act(self, term: str, d: str) -> bool:
+        """Does the definition of ``A者B`` explain an act rather than gloss a word: it
+        restates the term's act (再拜者拜其赐, not 抚之者抚众矢而数之), holds another 者
+        (东面者亨者东向), states a purpose (具者具于使者之庙以待命) or a manner
+        (用燕几者以几之足夹之)?"""
+        if self.negated(term, d):
+            return False
+        c = self.cfg
+        purpose = any(d[i] == c.purpose and d[i - 1] != "所" for i in range(1, len(d)))
+        how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
+        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
+        subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
+            "role" in self.types.get(d[:w], ()) and "role" not in self.types.get(term, ())
+            for w in (1, 2)
+        )
+        return act or subject or "者" in d[:-1] or purpose or how
+
+    def long_ok(self, term: str, d: str) -> bool:
+        """May a definition be longer than the usual limits: a description (…之象, …者) that
+        opens with no word of a statement, holds no act of the passage but the term's, and
+        does not name a one-character term again (执|贤获执其胜党…)?"""
+        if not self.descriptive(d) or (len(term) == 1 and term in d):
+            return False
+        opens = any(d.startswith(w) for w in self.cfg.not_definition_start)
+        if opens and not self.negated(term, d):
+            return False
+        return not self.passage_acts(term, d) and not any(
+            c in d for c in self.cfg.not_in_long_definition
+        )
 
     def term_before(self, cs: int, k: int) -> tuple[int, int] | None:
         """The term ending at k: the whole stretch from the clause start if it is a word,
@@ -164,9 +231,16 @@ class _Reader:
         if self.is_term(cs, k):
             return cs, k
         for n in range(min(self.cfg.max_term, k - cs), 0, -1):
-            if self.is_term(k - n, k):
+            if self.is_term(k - n, k) and not self.tail_of_phrase(cs, k - n, k):
                 return k - n, k
         return None
+
+    def tail_of_phrase(self, cs: int, a: int, b: int) -> bool:
+        """Does [a, b) end a longer phrase of the passage that the clause goes on with
+        (前期三日之|朝犹…)? Then it is a fragment, no term."""
+        n = self.norm
+        head = n[a - 1] in self.cfg.head_after  # 三日之|朝: the head of a longer phrase
+        return a > cs and (n[a:b] not in self.lexicon or head) and n[a - 1 : b] in self.passage
 
     def term_at_start(
         self, cs: int, limit: int, longest: int | None = None
@@ -192,9 +266,14 @@ class _Reader:
             return False
         return self.norm[a : b + 1] in self.passage and self.norm[a:b] not in self.lexicon
 
-    def definition_ok(self, a: int, b: int, bare: bool = False, term: str = "") -> bool:
+    def definition_ok(
+        self, a: int, b: int, bare: bool = False, term: str = "", long: bool = False
+    ) -> bool:
+        """``long``: the definition fills a clause of its own, it may be long if descriptive."""
         d = self.norm[a:b]
         limit = self.cfg.max_definition_bare if bare else self.cfg.max_definition
+        if long and len(d) > limit and self.long_ok(term, d):
+            limit = self.cfg.max_definition_long
         if not (1 <= len(d) <= limit) or not _CJK.match(d):
             return False
         if any(w in d for w in self.cfg.not_in_definition):
@@ -207,15 +286,16 @@ class _Reader:
         )
         for w in self.cfg.not_in_definition_clause:
             i = d.find(w)
-            if i >= 0 and not (framed and i == 0) and len(d) - i - len(w) >= 2:
-                return False  # 故 / 盖 / 所以 opening a clause
+            inside = any(w == x and d.endswith(y) for x, y in self.cfg.definition_frames if x)
+            if i >= 0 and not ((framed and i == 0) or inside) and len(d) - i - len(w) >= 2:
+                return False  # 故 / 盖 / 所以 opening a clause (所以…者 is a noun phrase)
         if not bare:
             return True
         if len(d) == 1:
             return d not in self.not_terms
         if "者" in d[:-1] and not self.expansion(term, d):
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
-        if framed or self.expansion(term, d):
+        if framed or self.expansion(term, d) or self.negated(term, d):
             return True
         return not any(d.startswith(w) for w in self.cfg.not_definition_start)
 
@@ -251,7 +331,7 @@ class _Reader:
         cs = start
         n = self.norm
         for i in range(start, end):
-            if n[i] in self.finals:
+            if n[i] in self.finals and not (i + 1 < end and n[i + 1] in self.cfg.final_not_before):
                 if i > cs:
                     yield cs, i + 1, True
                 cs = i + 1
@@ -550,10 +630,17 @@ class _Reader:
         n = self.norm
         body_end = self.body_end(cs, ce)
         t = self.term_at_start(cs, body_end)
-        if not t or self.truncated(t):
+        cut = False  # the term is shortened on purpose: it may be cut out of a phrase
+        if t and t[1] - t[0] > 2 and self.negated_who(n[t[0] : t[1]]):
+            t, cut = (t[0], t[1] - 1), True  # 无受者|不以轻服受之: A者B of the negated phrase
+        if t and n[t[1]] == "之" and t[1] - t[0] > 2:  # 大功布|之用功… : 大功|布之用功粗大者
+            shorter = self.term_at_start(cs, body_end, longest=2)
+            t, cut = (shorter, True) if shorter and shorter[1] == t[1] - 1 else (t, cut)
+        if not t or (self.truncated(t) and not cut):
             return
         term = n[t[0] : t[1]]
         body_end = self.stop(t[1], body_end, self.cfg.bare_definition_stops)
+        long = whole or (n[cs - 1 : cs] in self.finals and n[body_end : body_end + 1] == "")
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
@@ -562,8 +649,10 @@ class _Reader:
         if n[t[1]] == "者":  # A者B也
             d = n[t[1] + 1 : body_end]
             banned = self.cfg.not_definition_start_zhe
-            if self.definition_ok(t[1] + 1, body_end, term=term) and (
-                self.expansion(term, d) or not any(map(d.startswith, banned))
+            if self.definition_ok(t[1] + 1, body_end, term=term, long=long) and (
+                self.expansion(term, d)
+                or self.negated(term, d)
+                or not (any(map(d.startswith, banned)) or self.explains_act(term, d))
             ):
                 yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
             return
@@ -571,7 +660,7 @@ class _Reader:
             return
         if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
-        if self.definition_ok(t[1], body_end, bare=True, term=term):
+        if self.definition_ok(t[1], body_end, bare=True, term=term, long=long):
             yield self._gloss(t, (t[1], body_end), "A B也")
 
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
