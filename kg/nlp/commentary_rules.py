@@ -151,6 +151,8 @@ class GlossWords:
     phrase_term_start: str
     phrase_term_inner: str
     phrase_term_end: str
+    phrase_long_min: int
+    phrase_long_inner: str
     head_after: str
     negations: str
     negated_definition_start: Words

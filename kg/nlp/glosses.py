@@ -163,10 +163,15 @@ class _Reader:
     def phrase(self, t: str) -> bool:
         """Is a span of the passage a phrase, not a word (又展, 君不许, 迁于祖, 三日之朝)?"""
         c = self.cfg
+        long = len(t) >= c.phrase_long_min
+        subject = any(  # 尸入门左: a person and what he does
+            "role" in self.types.get(t[:w], ()) and t[w] not in "之" for w in range(1, len(t) - 1)
+        )
         return (
             t[0] in c.phrase_term_start
             or any(ch in c.phrase_term_inner for ch in t[1:-1])
             or (len(t) > 2 and t[-1] in c.phrase_term_end)  # 左何之, but 抚之
+            or (long and (subject or any(ch in c.phrase_long_inner for ch in t[1:-1])))
         )
 
     def negated(self, term: str, d: str) -> bool:
@@ -200,7 +205,7 @@ class _Reader:
         restates the term's act (再拜者拜其赐, not 抚之者抚众矢而数之), holds another 者
         (东面者亨者东向), states a purpose (具者具于使者之庙以待命) or a manner
         (用燕几者以几之足夹之)?"""
-        if self.negated(term, d):
+        if not d or self.negated(term, d):
             return False
         c = self.cfg
         purpose = any(d[i] == c.purpose and d[i - 1] != "所" for i in range(1, len(d)))
@@ -287,6 +292,7 @@ class _Reader:
         for w in self.cfg.not_in_definition_clause:
             i = d.find(w)
             inside = any(w == x and d.endswith(y) for x, y in self.cfg.definition_frames if x)
+            inside = inside or (w == "所以" and "之" in d[i + 2 : -1])  # 平日所以养亲之饮食
             if i >= 0 and not ((framed and i == 0) or inside) and len(d) - i - len(w) >= 2:
                 return False  # 故 / 盖 / 所以 opening a clause (所以…者 is a noun phrase)
         if not bare:
@@ -370,6 +376,7 @@ class _Reader:
     ) -> Iterator[Gloss]:
         last = start  # where the last gloss found ends
         prev: Gloss | None = None  # the previous clause's one gloss
+        topic = -1  # where a clause "X者" that glossed nothing ends, X a word of the passage
         for cs, ce, closed in self.clauses(start, end):
             # the end of a view or of a quote another voice follows (郑康成曰虞丧祭名|此…),
             # or 者 ending a voice (有司主人之执事者|敖君善曰), ends a clause
@@ -382,12 +389,15 @@ class _Reader:
                 first = min(g.start for g in found)
                 if first > cs and self.passage:
                     found += self.run(cs, first, self.norm[found[0].term_start : found[0].term_end])
-            elif closed:
-                # a one-character definition needs a clause between two finals (媵送也)
+            elif closed and cs != topic:
+                # (after a topic 宾不辞者 that glossed nothing, the clause is what is said of
+                # it, no gloss: 宾不辞者|受君之赐也); a one-character definition needs a clause
+                # between two finals (媵送也)
                 n = self.norm
                 after = cs == last or n[cs - 1] in self.finals  # 无物谓士之木命者|糅杂也
                 whole = after and n[ce - 1] == "也"
-                found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole))
+                alone = after and (n[ce - 1] == "也" or ce == end)
+                found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole, alone))
                 if by_quote:  # closed by the next voice only: a name (虞|丧祭名)
                     found = [g for g in found if g.pattern != "A B也" or self.named(g.definition)]
                 if not found:
@@ -401,6 +411,8 @@ class _Reader:
                     taken.append((g.start, g.end))
             if found:
                 last = ce
+            elif self.norm[ce - 1] == "者" and self.term_at_start(cs, ce):
+                topic = ce
             prev = found[0] if len(found) == 1 and found[0].pattern == "A B也" else None
             yield from sorted(found, key=lambda g: g.start)
 
@@ -624,9 +636,10 @@ class _Reader:
         n = self.norm
         return Gloss(t[0], t[1], d[0], d[1], n[t[0] : t[1]], n[d[0] : d[1]], pattern)
 
-    def bare(self, cs: int, ce: int, whole: bool = False) -> Iterator[Gloss]:
+    def bare(self, cs: int, ce: int, whole: bool = False, alone: bool = False) -> Iterator[Gloss]:
         """``A B也`` and ``A B之名`` (and ``A B者``, a clause closed by 者); ``whole``: the
-        clause is the gloss and nothing else (媵送也), a one-character definition will do."""
+        clause is the gloss and nothing else (媵送也), a one-character definition will do;
+        ``alone``: the clause is closed by 也 or the voice's end, a definition may be long."""
         n = self.norm
         body_end = self.body_end(cs, ce)
         t = self.term_at_start(cs, body_end)
@@ -640,21 +653,14 @@ class _Reader:
             return
         term = n[t[0] : t[1]]
         body_end = self.stop(t[1], body_end, self.cfg.bare_definition_stops)
-        long = whole or (n[cs - 1 : cs] in self.finals and n[body_end : body_end + 1] == "")
+        long = whole or alone
+        if n[t[1]] == "者":  # A者B也: 者 marks the term, four characters will do (燕养馈羞者)
+            yield from self.zhe(t, body_end, long)
+            return
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
             yield self._gloss(t, (t[1], body_end), "A B之名")
-            return
-        if n[t[1]] == "者":  # A者B也
-            d = n[t[1] + 1 : body_end]
-            banned = self.cfg.not_definition_start_zhe
-            if self.definition_ok(t[1] + 1, body_end, term=term, long=long) and (
-                self.expansion(term, d)
-                or self.negated(term, d)
-                or not (any(map(d.startswith, banned)) or self.explains_act(term, d))
-            ):
-                yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
             return
         if body_end - t[1] == 1 and not whole:
             return
@@ -662,6 +668,22 @@ class _Reader:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
         if self.definition_ok(t[1], body_end, bare=True, term=term, long=long):
             yield self._gloss(t, (t[1], body_end), "A B也")
+
+    def zhe(self, t: tuple[int, int], body_end: int, long: bool) -> Iterator[Gloss]:
+        """``A者B也``: B defines A, not explains the act (拜宾者拜其来助祭)."""
+        n = self.norm
+        term, d = n[t[0] : t[1]], n[t[1] + 1 : body_end]
+        banned = self.cfg.not_definition_start_zhe
+        if (
+            self.definition_ok(t[1] + 1, body_end, term=term, long=long)
+            and not self.explains_act(term, d)
+            and (
+                self.expansion(term, d)
+                or self.negated(term, d)
+                or not any(map(d.startswith, banned))
+            )
+        ):
+            yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
 
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
