@@ -184,8 +184,9 @@ class _Reader:
         )
 
     def passage_acts(self, term: str, d: str) -> bool:
-        """Does the definition name an act of the passage other than the term's?"""
-        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)))
+        """Does the definition name an act of the passage other than the term's (one after
+        所 is a noun: 未有主时所设者)?"""
+        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)) if d[i - 1 : i] != "所")
         return any(a in self.actions and a in self.passage and a not in term for a in acts)
 
     def negated_who(self, term: str) -> bool:
