@@ -108,10 +108,22 @@ def test_terms_of_several_characters(
         ("宰书币命宰夫官具", "具者具于使者之庙以待命也"),
         ("于其入也一拜其辱也", "一拜者士于大夫礼杀也"),
         ("祝出迎尸于门外", "出迎者敬尸也"),
+        # a term right after a negation is a fragment of the negated phrase (无|物)
+        ("为铭各以其物亡则以缁长半幅", "无物谓士之不命者也"),
+        # a verb after an auxiliary closing a clause (将|行变)
+        ("主人袒乃行踊无算", "袒者为将行变也"),
+        # a definition opening with the passage's next act or its people
+        ("司马刲羊司士击豕", "刲羊击豕各用其所宜也"),
     ],
 )
 def test_fragments_are_no_glosses(passage: str, text: str) -> None:
     assert pairs(text, passage) == []
+
+
+def test_a_second_definition_names_none_of_the_passage() -> None:
+    # 媵送也女从者也 defines again; here the next clause is a statement about the passage's men
+    got = pairs("刲刺也击杀也司马司士主杀牲者也", "司马刲羊司士击豕")
+    assert got == [("刲", "刺"), ("击", "杀")]
 
 
 def test_ear_is_no_final() -> None:
@@ -120,8 +132,8 @@ def test_ear_is_no_final() -> None:
 
 
 def test_a_one_character_verb_and_its_object_may_be_glossed() -> None:
-    # a term ending in 之 of three characters is a phrase (左何之), one of two is glossed
     assert pairs("抚之抚众矢而数之也", "兼诸弣顺羽且左还毋周反面揖抚之") == [
         ("抚之", "抚众矢而数之")
     ]
+    # …but A者B of a phrase sharing no character with its definition explains it: no gloss
     assert pairs("左何之者扱领于带也", "簪裳于衣左何之") == []

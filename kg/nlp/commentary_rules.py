@@ -150,7 +150,6 @@ class GlossWords:
     not_term_end: str
     phrase_term_start: str
     phrase_term_inner: str
-    phrase_term_end: str
     phrase_long_min: int
     phrase_long_inner: str
     head_after: str

@@ -170,7 +170,6 @@ class _Reader:
         return (
             t[0] in c.phrase_term_start
             or any(ch in c.phrase_term_inner for ch in t[1:-1])
-            or (len(t) > 2 and t[-1] in c.phrase_term_end)  # 左何之, but 抚之
             or (long and (subject or any(ch in c.phrase_long_inner for ch in t[1:-1])))
         )
 
@@ -206,10 +205,13 @@ class _Reader:
         restates the term's act (再拜者拜其赐, not 抚之者抚众矢而数之), holds another 者
         (东面者亨者东向), states a purpose (具者具于使者之庙以待命) or a manner
         (用燕几者以几之足夹之)?"""
-        if not d or self.negated(term, d):
+        if not d:
             return False
         c = self.cfg
-        purpose = any(d[i] == c.purpose and d[i - 1] != "所" for i in range(1, len(d)))
+        purpose = any(  # 以 "so as to", not 所以 nor 不以 "not using" (无受者不以轻服受之)
+            d[i] == c.purpose and d[i - 1] != "所" and d[i - 1] not in c.negations
+            for i in range(1, len(d))
+        )
         how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
         act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
         subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
@@ -237,8 +239,10 @@ class _Reader:
         if self.is_term(cs, k):
             return cs, k
         for n in range(min(self.cfg.max_term, k - cs), 0, -1):
-            if self.is_term(k - n, k) and not self.tail_of_phrase(cs, k - n, k):
-                return k - n, k
+            a = k - n
+            negated = a > cs and self.norm[a - 1] in self.cfg.negations  # 无|物谓…: 无物
+            if self.is_term(a, k) and not negated and not self.tail_of_phrase(cs, a, k):
+                return a, k
         return None
 
     def tail_of_phrase(self, cs: int, a: int, b: int) -> bool:
@@ -546,6 +550,8 @@ class _Reader:
             return []
         if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
             return []
+        if any(d[:w] in self.passage and d[:w] in self.lexicon and d[w] != "之" for w in (1, 2)):
+            return []  # 击杀也|司马司士主杀牲者也: the passage's people (not 介副也|宾之从者也)
         return [self._gloss((prev.term_start, prev.term_end), (cs, be), "A B也")]
 
     def tail(self, cs: int, ce: int) -> list[Gloss]:
@@ -667,14 +673,36 @@ class _Reader:
             return
         if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
-        if self.definition_ok(t[1], body_end, bare=True, term=term, long=long):
+        if self.definition_ok(t[1], body_end, bare=True, term=term, long=long) and not (
+            self.goes_on(term, n[t[1] : body_end])
+        ):
             yield self._gloss(t, (t[1], body_end), "A B也")
+
+    def goes_on(self, term: str, d: str) -> bool:
+        """Does a bare definition open with the passage's own act or person, the passage
+        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者)?
+        Only for a term of two characters or more, not restated (卒|取矢毕, 正|司马正 are
+        glosses)."""
+        if len(term) < 2 or d[-1] == term[-1]:
+            return False
+        for w in (2, 1):
+            head = d[:w]
+            if len(d) <= w or head in term or head not in self.passage:
+                continue
+            person = "role" in self.types.get(head, ())
+            act = head in self.actions and not self.objects.get(head)
+            if (act or person) and d[w] != "之":  # 布之用功粗大者: a noun, 之 after it
+                return True
+        return False
 
     def zhe(self, t: tuple[int, int], body_end: int, long: bool) -> Iterator[Gloss]:
         """``A者B也``: B defines A, not explains the act (拜宾者拜其来助祭)."""
         n = self.norm
         term, d = n[t[0] : t[1]], n[t[1] + 1 : body_end]
         banned = self.cfg.not_definition_start_zhe
+        negated = any(c in self.cfg.negations for c in term + d[:1])
+        if len(term) > 1 and term not in self.lexicon and not set(term) & set(d) and not negated:
+            return  # 左何之者|扱领于带: a phrase of the passage is not restated but explained
         if (
             self.definition_ok(t[1] + 1, body_end, term=term, long=long)
             and not self.explains_act(term, d)
