@@ -42,6 +42,15 @@ one-character term) and scored (the block names the term nowhere else, or only j
 a word used: 挟矢指间|挟夹也; the term is a lexicon word); the one best cut is taken when it
 scores high enough. The features and weights are in commentary.toml (``tail_*``).
 
+Unseen commentary (issue 15): a term of two to four characters that is no lexicon word must
+read as a word, not a phrase of the passage (又展, 君不许, 三日之朝, 尸入门左 are phrases); a
+term right after a negation or after 之 ending a longer phrase of the passage is a fragment
+(无|物, 三日之|朝). ``A者B`` glosses, it does not explain the act: no restating of the term's
+act, no purpose or manner, no subject (再拜者拜其赐, 用燕几者以几之足夹之, 一拜者士于大夫礼杀).
+A negated phrase may be paraphrased by a negated definition (无受者不以轻服受之也), and a
+definition may be long when it fills a clause closed by 也 or the voice's end and describes
+(…之象, …者). Words and limits: commentary.toml (``phrase_*``, ``negat*``, ``*long*``).
+
 >>> [(g.term, g.definition) for g in find_glosses("比合也", passage="司射比耦")]
 [('比', '合')]
 >>> [(g.term, g.definition) for g in find_glosses("二升曰觚", passage="实觚")]
