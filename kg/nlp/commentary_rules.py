@@ -162,6 +162,19 @@ class GlossWords:
     tail_lexicon: int
     tail_min_score: int
     not_term_end: str
+    phrase_term_start: str
+    phrase_term_inner: str
+    phrase_long_min: int
+    phrase_long_inner: str
+    head_after: str
+    negations: str
+    negated_definition_start: Words
+    max_definition_long: int
+    long_definition_endings: Words
+    not_in_long_definition: Words
+    purpose: str
+    how_frames: tuple[tuple[str, str], ...]
+    final_not_before: str
     not_terms: Words
     naming: Words  # B曰A, B谓之A, B之谓A
     likening: Words  # A犹B也, A犹言B, A之言B

@@ -42,6 +42,15 @@ one-character term) and scored (the block names the term nowhere else, or only j
 a word used: 挟矢指间|挟夹也; the term is a lexicon word); the one best cut is taken when it
 scores high enough. The features and weights are in commentary.toml (``tail_*``).
 
+Unseen commentary (issue 15): a term of two to four characters that is no lexicon word must
+read as a word, not a phrase of the passage (又展, 君不许, 三日之朝, 尸入门左 are phrases); a
+term right after a negation or after 之 ending a longer phrase of the passage is a fragment
+(无|物, 三日之|朝). ``A者B`` glosses, it does not explain the act: no restating of the term's
+act, no purpose or manner, no subject (再拜者拜其赐, 用燕几者以几之足夹之, 一拜者士于大夫礼杀).
+A negated phrase may be paraphrased by a negated definition (无受者不以轻服受之也), and a
+definition may be long when it fills a clause closed by 也 or the voice's end and describes
+(…之象, …者). Words and limits: commentary.toml (``phrase_*``, ``negat*``, ``*long*``).
+
 >>> [(g.term, g.definition) for g in find_glosses("比合也", passage="司射比耦")]
 [('比', '合')]
 >>> [(g.term, g.definition) for g in find_glosses("二升曰觚", passage="实觚")]
@@ -154,9 +163,84 @@ class _Reader:
             return False
         if t[-1] in self.cfg.not_term_end:
             return False
+        if len(t) >= 2 and t not in self.lexicon and self.phrase(t):
+            return False
         if self.passage:
             return t in self.passage
         return len(t) >= 2 and t in self.lexicon
+
+    def phrase(self, t: str) -> bool:
+        """Is a span of the passage a phrase, not a word (又展, 君不许, 迁于祖, 三日之朝)?"""
+        c = self.cfg
+        long = len(t) >= c.phrase_long_min
+        subject = any(  # 尸入门左: a person and what he does
+            "role" in self.types.get(t[:w], ()) and t[w] not in "之" for w in range(1, len(t) - 1)
+        )
+        return (
+            t[0] in c.phrase_term_start
+            or any(ch in c.phrase_term_inner for ch in t[1:-1])
+            or (long and (subject or any(ch in c.phrase_long_inner for ch in t[1:-1])))
+        )
+
+    def negated(self, term: str, d: str) -> bool:
+        """Does the definition paraphrase a negated term (无受 → 不以轻服受之), naming no
+        other act of the passage (不决遂|不执弓变于大射 goes on about the passage)?"""
+        return (
+            any(c in self.cfg.negations for c in term)
+            and any(d.startswith(w) for w in self.cfg.negated_definition_start)
+            and not self.passage_acts(term, d)
+        )
+
+    def passage_acts(self, term: str, d: str) -> bool:
+        """Does the definition name an act of the passage other than the term's (one after
+        所 is a noun: 未有主时所设者)?"""
+        acts = (d[i : i + w] for w in (1, 2) for i in range(len(d)) if d[i - 1 : i] != "所")
+        return any(a in self.actions and a in self.passage and a not in term for a in acts)
+
+    def negated_who(self, term: str) -> bool:
+        """Is the term "those who do not …" (无受者), no lexicon word?"""
+        return (
+            term[-1] == "者"
+            and term not in self.lexicon
+            and any(c in self.cfg.negations for c in term[:-1])
+        )
+
+    def descriptive(self, d: str) -> bool:
+        """May a definition be long (a noun phrase describing: …之象, …者)?"""
+        return "之" in d or any(d.endswith(w) for w in self.cfg.long_definition_endings)
+
+    def explains_act(self, term: str, d: str) -> bool:
+        """Does the definition of ``A者B`` explain an act rather than gloss a word: it
+        restates the term's act (再拜者拜其赐, not 抚之者抚众矢而数之), holds another 者
+        (东面者亨者东向), states a purpose (具者具于使者之庙以待命) or a manner
+        (用燕几者以几之足夹之)?"""
+        if not d:
+            return False
+        c = self.cfg
+        purpose = any(  # 以 "so as to", not 所以 nor 不以 "not using" (无受者不以轻服受之)
+            d[i] == c.purpose and d[i - 1] != "所" and d[i - 1] not in c.negations
+            for i in range(1, len(d))
+        )
+        how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
+        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
+        subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
+            "role" in self.types.get(d[:w], ()) and "role" not in self.types.get(term, ())
+            for w in (1, 2)
+        )
+        return act or subject or "者" in d[:-1] or purpose or how
+
+    def long_ok(self, term: str, d: str) -> bool:
+        """May a definition be longer than the usual limits: a description (…之象, …者) that
+        opens with no word of a statement, holds no act of the passage but the term's, and
+        does not name a one-character term again (执|贤获执其胜党…)?"""
+        if not self.descriptive(d) or (len(term) == 1 and term in d):
+            return False
+        opens = any(d.startswith(w) for w in self.cfg.not_definition_start)
+        if opens and not self.negated(term, d):
+            return False
+        return not self.passage_acts(term, d) and not any(
+            c in d for c in self.cfg.not_in_long_definition
+        )
 
     def term_before(self, cs: int, k: int) -> tuple[int, int] | None:
         """The term ending at k: the whole stretch from the clause start if it is a word,
@@ -164,9 +248,18 @@ class _Reader:
         if self.is_term(cs, k):
             return cs, k
         for n in range(min(self.cfg.max_term, k - cs), 0, -1):
-            if self.is_term(k - n, k):
-                return k - n, k
+            a = k - n
+            negated = a > cs and self.norm[a - 1] in self.cfg.negations  # 无|物谓…: 无物
+            if self.is_term(a, k) and not negated and not self.tail_of_phrase(cs, a, k):
+                return a, k
         return None
+
+    def tail_of_phrase(self, cs: int, a: int, b: int) -> bool:
+        """Does [a, b) end a longer phrase of the passage that the clause goes on with
+        (前期三日之|朝犹…)? Then it is a fragment, no term."""
+        n = self.norm
+        head = n[a - 1] in self.cfg.head_after  # 三日之|朝: the head of a longer phrase
+        return a > cs and (n[a:b] not in self.lexicon or head) and n[a - 1 : b] in self.passage
 
     def term_at_start(
         self, cs: int, limit: int, longest: int | None = None
@@ -192,9 +285,14 @@ class _Reader:
             return False
         return self.norm[a : b + 1] in self.passage and self.norm[a:b] not in self.lexicon
 
-    def definition_ok(self, a: int, b: int, bare: bool = False, term: str = "") -> bool:
+    def definition_ok(
+        self, a: int, b: int, bare: bool = False, term: str = "", long: bool = False
+    ) -> bool:
+        """``long``: the definition fills a clause of its own, it may be long if descriptive."""
         d = self.norm[a:b]
         limit = self.cfg.max_definition_bare if bare else self.cfg.max_definition
+        if long and len(d) > limit and self.long_ok(term, d):
+            limit = self.cfg.max_definition_long
         if not (1 <= len(d) <= limit) or not _CJK.match(d):
             return False
         if any(w in d for w in self.cfg.not_in_definition):
@@ -207,15 +305,17 @@ class _Reader:
         )
         for w in self.cfg.not_in_definition_clause:
             i = d.find(w)
-            if i >= 0 and not (framed and i == 0) and len(d) - i - len(w) >= 2:
-                return False  # 故 / 盖 / 所以 opening a clause
+            inside = any(w == x and d.endswith(y) for x, y in self.cfg.definition_frames if x)
+            inside = inside or (w == "所以" and "之" in d[i + 2 : -1])  # 平日所以养亲之饮食
+            if i >= 0 and not ((framed and i == 0) or inside) and len(d) - i - len(w) >= 2:
+                return False  # 故 / 盖 / 所以 opening a clause (所以…者 is a noun phrase)
         if not bare:
             return True
         if len(d) == 1:
             return d not in self.not_terms
         if "者" in d[:-1] and not self.expansion(term, d):
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
-        if framed or self.expansion(term, d):
+        if framed or self.expansion(term, d) or self.negated(term, d):
             return True
         return not any(d.startswith(w) for w in self.cfg.not_definition_start)
 
@@ -251,7 +351,7 @@ class _Reader:
         cs = start
         n = self.norm
         for i in range(start, end):
-            if n[i] in self.finals:
+            if n[i] in self.finals and not (i + 1 < end and n[i + 1] in self.cfg.final_not_before):
                 if i > cs:
                     yield cs, i + 1, True
                 cs = i + 1
@@ -290,6 +390,7 @@ class _Reader:
     ) -> Iterator[Gloss]:
         last = start  # where the last gloss found ends
         prev: Gloss | None = None  # the previous clause's one gloss
+        topic = -1  # where a clause "X者" that glossed nothing ends, X a word of the passage
         for cs, ce, closed in self.clauses(start, end):
             # the end of a view or of a quote another voice follows (郑康成曰虞丧祭名|此…),
             # or 者 ending a voice (有司主人之执事者|敖君善曰), ends a clause
@@ -302,12 +403,15 @@ class _Reader:
                 first = min(g.start for g in found)
                 if first > cs and self.passage:
                     found += self.run(cs, first, self.norm[found[0].term_start : found[0].term_end])
-            elif closed:
-                # a one-character definition needs a clause between two finals (媵送也)
+            elif closed and cs != topic:
+                # (after a topic 宾不辞者 that glossed nothing, the clause is what is said of
+                # it, no gloss: 宾不辞者|受君之赐也); a one-character definition needs a clause
+                # between two finals (媵送也)
                 n = self.norm
                 after = cs == last or n[cs - 1] in self.finals  # 无物谓士之木命者|糅杂也
                 whole = after and n[ce - 1] == "也"
-                found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole))
+                alone = after and (n[ce - 1] == "也" or ce == end)
+                found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole, alone))
                 if by_quote:  # closed by the next voice only: a name (虞|丧祭名)
                     found = [g for g in found if g.pattern != "A B也" or self.named(g.definition)]
                 if not found:
@@ -321,6 +425,8 @@ class _Reader:
                     taken.append((g.start, g.end))
             if found:
                 last = ce
+            elif self.norm[ce - 1] == "者" and self.term_at_start(cs, ce):
+                topic = ce
             prev = found[0] if len(found) == 1 and found[0].pattern == "A B也" else None
             yield from sorted(found, key=lambda g: g.start)
 
@@ -453,6 +559,8 @@ class _Reader:
             return []
         if len(d) < 2 or not self.definition_ok(cs, be, bare=True, term=prev.term):
             return []
+        if any(d[:w] in self.passage and d[:w] in self.lexicon and d[w] != "之" for w in (1, 2)):
+            return []  # 击杀也|司马司士主杀牲者也: the passage's people (not 介副也|宾之从者也)
         return [self._gloss((prev.term_start, prev.term_end), (cs, be), "A B也")]
 
     def tail(self, cs: int, ce: int) -> list[Gloss]:
@@ -544,35 +652,76 @@ class _Reader:
         n = self.norm
         return Gloss(t[0], t[1], d[0], d[1], n[t[0] : t[1]], n[d[0] : d[1]], pattern)
 
-    def bare(self, cs: int, ce: int, whole: bool = False) -> Iterator[Gloss]:
+    def bare(self, cs: int, ce: int, whole: bool = False, alone: bool = False) -> Iterator[Gloss]:
         """``A B也`` and ``A B之名`` (and ``A B者``, a clause closed by 者); ``whole``: the
-        clause is the gloss and nothing else (媵送也), a one-character definition will do."""
+        clause is the gloss and nothing else (媵送也), a one-character definition will do;
+        ``alone``: the clause is closed by 也 or the voice's end, a definition may be long."""
         n = self.norm
         body_end = self.body_end(cs, ce)
         t = self.term_at_start(cs, body_end)
-        if not t or self.truncated(t):
+        cut = False  # the term is shortened on purpose: it may be cut out of a phrase
+        if t and t[1] - t[0] > 2 and self.negated_who(n[t[0] : t[1]]):
+            t, cut = (t[0], t[1] - 1), True  # 无受者|不以轻服受之: A者B of the negated phrase
+        if t and n[t[1]] == "之" and t[1] - t[0] > 2:  # 大功布|之用功… : 大功|布之用功粗大者
+            shorter = self.term_at_start(cs, body_end, longest=2)
+            t, cut = (shorter, True) if shorter and shorter[1] == t[1] - 1 else (t, cut)
+        if not t or (self.truncated(t) and not cut):
             return
         term = n[t[0] : t[1]]
         body_end = self.stop(t[1], body_end, self.cfg.bare_definition_stops)
+        long = whole or alone
+        if n[t[1]] == "者":  # A者B也: 者 marks the term, four characters will do (燕养馈羞者)
+            yield from self.zhe(t, body_end, long)
+            return
         if t[1] - t[0] >= 4 and term not in self.lexicon:
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
             yield self._gloss(t, (t[1], body_end), "A B之名")
             return
-        if n[t[1]] == "者":  # A者B也
-            d = n[t[1] + 1 : body_end]
-            banned = self.cfg.not_definition_start_zhe
-            if self.definition_ok(t[1] + 1, body_end, term=term) and (
-                self.expansion(term, d) or not any(map(d.startswith, banned))
-            ):
-                yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
-            return
         if body_end - t[1] == 1 and not whole:
             return
         if n[cs - 1 : cs] == "者" and "者" in n[t[1] : body_end - 1]:
             return  # 序进盥洗谓先者|盥洗后者乃进盥洗: a clause cut at 者 goes on, no gloss
-        if self.definition_ok(t[1], body_end, bare=True, term=term):
+        if self.definition_ok(t[1], body_end, bare=True, term=term, long=long) and not (
+            self.goes_on(term, n[t[1] : body_end])
+        ):
             yield self._gloss(t, (t[1], body_end), "A B也")
+
+    def goes_on(self, term: str, d: str) -> bool:
+        """Does a bare definition open with the passage's own act or person, the passage
+        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者)?
+        Only for a term of two characters or more, not restated (卒|取矢毕, 正|司马正 are
+        glosses)."""
+        if len(term) < 2 or d[-1] == term[-1]:
+            return False
+        for w in (2, 1):
+            head = d[:w]
+            if len(d) <= w or head in term or head not in self.passage:
+                continue
+            person = "role" in self.types.get(head, ())
+            act = head in self.actions and not self.objects.get(head)
+            if (act or person) and d[w] != "之":  # 布之用功粗大者: a noun, 之 after it
+                return True
+        return False
+
+    def zhe(self, t: tuple[int, int], body_end: int, long: bool) -> Iterator[Gloss]:
+        """``A者B也``: B defines A, not explains the act (拜宾者拜其来助祭)."""
+        n = self.norm
+        term, d = n[t[0] : t[1]], n[t[1] + 1 : body_end]
+        banned = self.cfg.not_definition_start_zhe
+        negated = any(c in self.cfg.negations for c in term + d[:1])
+        if len(term) > 1 and term not in self.lexicon and not set(term) & set(d) and not negated:
+            return  # 左何之者|扱领于带: a phrase of the passage is not restated but explained
+        if (
+            self.definition_ok(t[1] + 1, body_end, term=term, long=long)
+            and not self.explains_act(term, d)
+            and (
+                self.expansion(term, d)
+                or self.negated(term, d)
+                or not any(map(d.startswith, banned))
+            )
+        ):
+            yield self._gloss(t, (t[1] + 1, body_end), "A者B也")
 
     def marked(self, cs: int, ce: int, closed: bool) -> Iterator[Gloss]:
         n = self.norm
