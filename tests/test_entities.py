@@ -245,6 +245,9 @@ def test_mourning_homographs_by_context() -> None:
     assert not any(t == "祖" for t, _, _ in found("适尔皇祖某甫"))
     assert ("祢", "place", slug("祢庙", "place")) in found("释币于祢")
     assert not any(t == "嗣" for t, _, _ in found("嗣守其业"))
+    # 女 for 汝 "you" in the blessing of the sacrifice
+    assert not any(t == "女" for t, _, _ in found("承致多福无疆于女孝孙"))
+    assert ("女", "role", slug("女", "role")) in found("女出于母左")
 
 
 # -- the graph ------------------------------------------------------------------------------
