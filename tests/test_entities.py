@@ -245,6 +245,9 @@ def test_mourning_homographs_by_context() -> None:
     assert not any(t == "祖" for t, _, _ in found("适尔皇祖某甫"))
     assert ("祢", "place", slug("祢庙", "place")) in found("释币于祢")
     assert not any(t == "嗣" for t, _, _ in found("嗣守其业"))
+    # 兽: the game meat, not a beast painted on a target
+    assert ("兽", "object", slug("兽", "object")) in found("实兽于其上东首")
+    assert not any(t == "兽" for t, _, _ in found("士布侯画以鹿豕此兽侯也"))
     # 女 for 汝 "you" in the blessing of the sacrifice
     assert not any(t == "女" for t, _, _ in found("承致多福无疆于女孝孙"))
     assert ("女", "role", slug("女", "role")) in found("女出于母左")
