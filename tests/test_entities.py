@@ -248,6 +248,9 @@ def test_mourning_homographs_by_context() -> None:
     # 兽: the game meat, not a beast painted on a target
     assert ("兽", "object", slug("兽", "object")) in found("实兽于其上东首")
     assert not any(t == "兽" for t, _, _ in found("士布侯画以鹿豕此兽侯也"))
+    # 无算: "without number", not the tally
+    assert not any(t == "算" for t, _, _ in found("主人西面冯尸踊无算"))
+    assert ("算", "object", slug("算", "object")) in found("司射执算曰左右卒投")
     # 女 for 汝 "you" in the blessing of the sacrifice
     assert not any(t == "女" for t, _, _ in found("承致多福无疆于女孝孙"))
     assert ("女", "role", slug("女", "role")) in found("女出于母左")
