@@ -17,7 +17,17 @@ from functools import cached_property
 from typing import TypeVar
 
 from kg.text.catalog import Catalog
-from kg.text.document import Chapter, Document, Juan, Note, Preface, Section, Seg, TextUnit
+from kg.text.document import (
+    Chapter,
+    Document,
+    Juan,
+    Note,
+    Preface,
+    Section,
+    Seg,
+    Spanned,
+    TextUnit,
+)
 from kg.text.normalize import GARBLED, normalize, skeleton
 
 T = TypeVar("T")
@@ -25,7 +35,7 @@ FUZZY = 0.8  # skeleton similarity for two readings of one unit
 
 
 @dataclass
-class Reading:
+class Reading(Spanned):
     """One witness's reading of a unit: where it stands in which file."""
 
     doc: Document
@@ -34,14 +44,6 @@ class Reading:
     pieces: list[tuple[int, int]]
     unit: TextUnit | Note | None = None
     partial: bool = False  # a commentary tail whose start lies before the file
-
-    @property
-    def start(self) -> int:
-        return self.pieces[0][0]
-
-    @property
-    def end(self) -> int:
-        return self.pieces[-1][1]
 
     @cached_property
     def skeleton(self) -> str:

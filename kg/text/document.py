@@ -87,16 +87,10 @@ class Note:
         return self.start + (1 if self.opened else 0)
 
 
-@dataclass
-class TextUnit:
-    """A Passage (经文) or Record (记): its text without reading marks or inline notes."""
+class Spanned:
+    """Something read from ``pieces`` of a file: its start and end are theirs."""
 
-    kind: Seg  # PASSAGE or RECORD
-    text: str = ""
-    pieces: list[tuple[int, int]] = field(default_factory=list)  # source spans of the text
-    reading_breaks: list[int] = field(default_factory=list)  # offsets in ``text`` after 【句】
-    notes: list[Note] = field(default_factory=list)  # textual / source notes inside the unit
-    commentary: list[Note] = field(default_factory=list)
+    pieces: list[tuple[int, int]]
 
     @property
     def start(self) -> int:
@@ -105,6 +99,18 @@ class TextUnit:
     @property
     def end(self) -> int:
         return self.pieces[-1][1]
+
+
+@dataclass
+class TextUnit(Spanned):
+    """A Passage (经文) or Record (记): its text without reading marks or inline notes."""
+
+    kind: Seg  # PASSAGE or RECORD
+    text: str = ""
+    pieces: list[tuple[int, int]] = field(default_factory=list)  # source spans of the text
+    reading_breaks: list[int] = field(default_factory=list)  # offsets in ``text`` after 【句】
+    notes: list[Note] = field(default_factory=list)  # textual / source notes inside the unit
+    commentary: list[Note] = field(default_factory=list)
 
     def add(self, text: str, start: int, end: int) -> None:
         self.text += text
