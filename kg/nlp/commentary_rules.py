@@ -50,6 +50,8 @@ class ReportWords:
 
     verbs: Words
     work_authors: dict[str, str]  # work slug → commentator slug
+    verdict_leads: Words  # 今从之, 其义亦通: words a verdict on a reported view may open with
+    verdict_within: int  # the clauses after the view's first in which its verdict may come
 
 
 @dataclass(frozen=True)

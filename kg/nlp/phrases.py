@@ -80,33 +80,80 @@ def judgement_prefix(norm: str, start: int, end: int) -> PhraseMatch | None:
     return None
 
 
+def verdict_at(norm: str, i: int, limit: int, rules: Rules) -> PhraseMatch | None:
+    """A judgement opening at ``i``, also after a verdict lead ([reports] verdict_leads:
+    今从之, 其义亦通) or a commentator's short name (郑说是也)."""
+    j = judgement_prefix(norm, i, limit)
+    if j:
+        return j
+    lead = _verdict_lead(norm, i, rules)
+    if lead:
+        j = judgement_prefix(norm, i + len(lead), limit)
+        if j and j.start == i + len(lead):
+            return PhraseMatch(i, j.end, norm[i : j.end], j.stance)
+    return None
+
+
+def _verdict_lead(norm: str, i: int, rules: Rules) -> str | None:
+    """The lead of two characters or more (or a verdict lead) that opens ``norm`` at i."""
+    j = rules.patterns.judgements
+    leads = [w for w in j.leads if len(w) > 1]
+    leads += [*rules.patterns.reports.verdict_leads, *j.short_names]
+    return next((w for w in sorted(leads, key=len, reverse=True) if norm.startswith(w, i)), None)
+
+
+def _first_clause_end(norm: str, body: int, limit: int, rules: Rules) -> int:
+    """The end of a view's first full clause (two characters at least), before 然
+    "however" or before a judgement on it."""
+    v = rules.patterns.voices
+    for i in range(body + 2, limit):
+        if verdict_at(norm, i, limit, rules):
+            return i
+        if norm[i] in rules.finals:
+            return i + 1
+        if any(norm.startswith(w, i) for w in v.view_ends) and not any(
+            norm.startswith(w, i) for w in v.view_ends_unless
+        ):
+            return i
+    return limit
+
+
+def _later_verdict(norm: str, pos: int, limit: int, rules: Rules) -> tuple[int, PhraseMatch] | None:
+    """A verdict in one of the [reports] verdict_within clauses after ``pos``: opening a
+    clause, or after a lead inside one. The view runs to it."""
+    for _ in range(rules.patterns.reports.verdict_within):
+        if pos >= limit:
+            return None
+        clause = pos
+        for i in range(clause, limit):
+            j = verdict_at(norm, i, limit, rules)
+            if j and (i == clause or _verdict_lead(norm, i, rules)):
+                return i, j
+            if norm[i] in rules.finals:
+                pos = i + 1
+                break
+        else:
+            return None
+    return None
+
+
 def view_end(
     norm: str, body: int, limit: int, rules: Rules, verdict: bool = False
 ) -> tuple[int, int]:
     """Where a reported or anonymous view ends: ``(end of the view, end of the voice)``.
 
-    The view ends after its first full clause (two characters at least), before 然
-    "however", or before a judgement on it (… 非也, 此说未是). The author's verdict on a
-    view he reports belongs to the report's voice (``verdict``); on an anonymous view it is
-    the author speaking again."""
-    v = rules.patterns.voices
-    end = limit
-    for i in range(body + 2, limit):
-        if judgement_prefix(norm, i, limit):
-            end = i
-            break
-        ch = norm[i]
-        if ch in rules.finals:
-            end = i + 1
-            break
-        if any(norm.startswith(w, i) for w in v.view_ends) and not any(
-            norm.startswith(w, i) for w in v.view_ends_unless
-        ):
-            end = i
-            break
+    The view ends after its first full clause, before 然 "however", or before a judgement
+    on it (… 非也, 此说未是). The author's verdict on a view he reports belongs to the
+    report's voice (``verdict``), and may come a clause or two later (…今从之); on an
+    anonymous view it is the author speaking again."""
+    end = _first_clause_end(norm, body, limit, rules)
     if not verdict:
         return end, end
-    j = judgement_prefix(norm, end, limit)
+    j = verdict_at(norm, end, limit, rules)
+    if not j and norm[end - 1] in rules.finals:  # not past 然: the author's own view
+        later = _later_verdict(norm, end, limit, rules)
+        if later is not None:
+            end, j = later
     if not j:
         return end, end
     stop = j.end

@@ -278,10 +278,13 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
         pos = v.start
         cur_marker = v.marker
         kind = v.kind
-        for slug, a, b in find_reports(norm, v.body_start, v.end, rules):
+        markers = list(find_reports(norm, v.body_start, v.end, rules))
+        for k, (slug, a, b) in enumerate(markers):
             if a < pos:
                 continue
-            view_stop, stop = view_end(norm, b, v.end, rules, verdict=True)
+            # a view ends where the next reported one begins (郑氏谓 … 敖氏则以为 …)
+            limit = next((m.start for m in markers[k + 1 :] if m.start >= b), v.end)
+            view_stop, stop = view_end(norm, b, limit, rules, verdict=True)
             if a > pos:
                 out.append(Voice(pos, a, AUTHOR, kind, cur_marker))
             out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_stop)))
