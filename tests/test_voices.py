@@ -186,3 +186,61 @@ def test_a_two_character_surname() -> None:
     # 欧阳 + the invented 字 大一 (大 and 一 are ordinary words)
     c = census_of([t.replace("柯上和", "欧阳大一") for t in REPEATED])
     assert c.names() == {"欧阳大一": "ouyangdayi"}
+
+
+# -- reports and notes in commentary the seeds never show (blocks written for these tests) ----
+
+
+def test_a_report_ends_where_the_next_report_begins() -> None:
+    text = "旅序也郑氏谓旅酬者众宾以次相酬敖氏则以为旅犹众也"
+    assert voices(text) == [
+        ("caidejin", "author", "旅序也"),
+        ("caidejin", "report", "郑氏谓旅酬者众宾以次相酬"),
+        ("caidejin", "report", "敖氏则以为旅犹众也"),
+    ]
+    assert [v.reports for v in split_voices(text)[1:]] == ["zhengxuan", "aojigong"]
+
+
+def test_a_verdict_a_clause_on_closes_the_report() -> None:
+    text = "郝氏则云媵送也送爵于公今从之其辞则略"
+    assert voices(text) == [
+        ("caidejin", "report", "郝氏则云媵送也送爵于公今从之"),
+        ("caidejin", "author", "其辞则略"),
+    ]
+
+
+def test_verdicts_led_by_a_name_or_by_its_sense() -> None:
+    text = "郑氏谓藉所以承玉也敖氏谓藉缫也郑说是也○贾氏疏云裼者见美也其义亦通"
+    assert [t for _, _, t in voices(text)] == [
+        "郑氏谓藉所以承玉也",
+        "敖氏谓藉缫也郑说是也",
+        "贾氏疏云裼者见美也其义亦通",
+    ]
+
+
+def test_without_a_verdict_the_report_is_one_clause() -> None:
+    # the next clauses are the author's even when a verdict comes later, past 然 or too far
+    assert voices("郑氏谓藉所以承玉也经言藉者重玉也") == [
+        ("caidejin", "report", "郑氏谓藉所以承玉也"),
+        ("caidejin", "author", "经言藉者重玉也"),
+    ]
+    assert voices("敖氏谓垂缫也然屈缫亦可是也")[0] == ("caidejin", "report", "敖氏谓垂缫也")
+
+
+def test_note_openers_and_the_jing_set_against_an_old_view() -> None:
+    text = "旧说绋即引经不言引者文省也○又按绋以举柩窃谓引亦绋之属"
+    assert voices(text) == [
+        ("anonymous", "anonymous", "旧说绋即引"),
+        ("caidejin", "author", "经不言引者文省也"),
+        ("caidejin", "note", "又按绋以举柩"),
+        ("caidejin", "note", "窃谓引亦绋之属"),
+    ]
+
+
+def test_a_report_after_a_separator_leaves_it_out() -> None:
+    text = "缫藉也○郑氏谓缫以韦衣木○其色则异"
+    assert voices(text) == [
+        ("caidejin", "author", "缫藉也"),
+        ("caidejin", "report", "郑氏谓缫以韦衣木"),
+        ("caidejin", "author", "其色则异"),
+    ]

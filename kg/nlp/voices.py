@@ -282,16 +282,37 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
         for k, (slug, a, b) in enumerate(markers):
             if a < pos:
                 continue
-            # a view ends where the next reported one begins (郑氏谓 … 敖氏则以为 …)
+            # a view ends where the next reported one begins (郑氏谓 … 敖氏则以为 …), and
+            # at the end of its part (○)
             limit = next((m.start for m in markers[k + 1 :] if m.start >= b), v.end)
+            limit = _part_end(norm, b, limit, rules)
             view_stop, stop = view_end(norm, b, limit, rules, verdict=True)
-            if a > pos:
-                out.append(Voice(pos, a, AUTHOR, kind, cur_marker))
+            before = a
+            while before > pos and _is_separator(norm[before - 1], rules):
+                before -= 1
+            if before > pos:
+                out.append(Voice(pos, before, AUTHOR, kind, cur_marker))
             out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_stop)))
-            pos, cur_marker, kind = stop, None, "author"
+            pos, cur_marker, kind = _skip_separators(norm, stop, v.end, rules), None, "author"
         if pos < v.end:
             out.append(Voice(pos, v.end, AUTHOR, kind, cur_marker))
     return _merge(out)
+
+
+def _part_end(norm: str, start: int, end: int, rules: Rules) -> int:
+    """The first separator (○, a space) between start and end, or end."""
+    return next((i for i in range(start, end) if _is_separator(norm[i], rules)), end)
+
+
+def _skip_separators(norm: str, start: int, end: int, rules: Rules) -> int:
+    """Past the separators at ``start``: the next voice begins after them."""
+    while start < end and _is_separator(norm[start], rules):
+        start += 1
+    return start
+
+
+def _is_separator(ch: str, rules: Rules) -> bool:
+    return ch in rules.separators or ch.isspace()
 
 
 def step_labels(text: str, voices: list[Voice]) -> list[StepLabel]:
