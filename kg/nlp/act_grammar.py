@@ -81,6 +81,8 @@ class Grammar:
     max_gap: int  # characters between an act and a thing it still handles
     instrument: frozenset[str]  # 以柶祭醴: what the act is done with
     not_an_act_after: frozenset[str]  # 所设: no act
+    not_an_act_before: frozenset[str]  # 至者: a person, no act
+    declines: frozenset[str]  # 辞洗: the verb after it is declined
 
     @property
     def spot_words(self) -> frozenset[str]:
@@ -144,6 +146,8 @@ def grammar(path: Path | None = None) -> Grammar:
         max_gap=f.value("spot", "max_gap", int),
         instrument=n("instrument", "words"),
         not_an_act_after=n("not_an_act", "after"),
+        not_an_act_before=n("not_an_act", "before"),
+        declines=n("not_an_act", "declined"),
     )
 
 

@@ -499,15 +499,11 @@ class ActReader:
             return  # 不升堂: not done
         if self.text[it.start - 1 : it.start] in self.grammar.not_an_act_after:
             return  # 所设中之西南: where it was set, not an act
+        if self.text[it.end : it.end + 1] in self.grammar.not_an_act_before:
+            return  # 后至者: those who come late
         last = self.current
-        if (
-            last is not None
-            and last.verb[1] == it.start
-            and last.action_form in self.grammar.requests
-            and it.form not in self.grammar.request_not
-            and self.clause_start is None
-        ):
-            last.end = it.end  # 请射于宾: what is asked for belongs to the request
+        if last is not None and self._asked_or_declined(last, it):
+            last.end = it.end  # 请射于宾, 辞洗: what is asked for or declined belongs to the verb
             return
         start = self.clause_start if self.clause_start is not None else it.start
         act = Act(
@@ -549,6 +545,17 @@ class ActReader:
             self.subject = []  # 命退楅: those commanded are not named
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
+
+    def _asked_or_declined(self, last: Act, it: Item) -> bool:
+        """请射, 辞洗: the verb right after 请 / 辞 is what is asked for or declined — unless it
+        is a movement (请入告) or, after 辞, a reply or bow (不敢辞再拜) of its own."""
+        if last.verb[1] != it.start or self.clause_start is not None:
+            return False
+        if last.action_form in self.grammar.requests:
+            return it.form not in self.grammar.request_not
+        if last.action_form in self.grammar.declines:
+            return it.form not in self.grammar.request_not | self.grammar.replies
+        return False
 
     def on_anonymous(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
