@@ -232,6 +232,9 @@ class ActReader:
         """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
         nxt = self._item(i + 1)
         if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
+            if act.action_form in self.grammar.gives:
+                act.add_patient(it.form, it.iri)  # 授宰币: the one given to, then the gift
+                self._touch(it)
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
         if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
@@ -614,12 +617,21 @@ class ActReader:
 
     def on_pronoun(self, i: int, it: Item) -> None:
         act = self.current
-        if act is not None and act.verb[1] == it.start and not act.patients:
-            for prev in reversed(self.acts[:-1]):  # 取之: the last object named
-                if prev.patients:
-                    act.add_patient(prev.patients[-1], prev.patient_iris[-1])
+        if act is None or act.verb[1] != it.start or act.patients:
+            return
+        # 取之: the last thing named; a person only after a verb that takes one (延之), so
+        # 授尸…哜之 tastes the lung, not the impersonator
+        persons = act.action_form in self.grammar.role_patients
+        for prev in reversed(self.acts[:-1]):
+            for form, iri in reversed(list(zip(prev.patients, prev.patient_iris, strict=True))):
+                if persons or not _is_role(form, iri):
+                    act.add_patient(form, iri)
                     self._touch(it)
-                    break
+                    return
+
+
+def _is_role(form: str, iri: str) -> bool:
+    return any(e.type == "role" and e.iri == iri for e in load_lexicon().entries.get(form, ()))
 
 
 def _place_named(form: str) -> str | None:
