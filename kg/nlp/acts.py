@@ -88,7 +88,7 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        self.items = sorted(items, key=lambda i: (i.start, -i.end))
+        self.items = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
@@ -628,6 +628,24 @@ class ActReader:
                     act.add_patient(form, iri)
                     self._touch(it)
                     return
+
+
+def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
+    """A word that names a thing and an act (免, 襚, 奠) right after its subject, with no thing
+    after it, is the act: 众主人免于房 (puts on the mourning band), not the band."""
+    out = list(items)
+    for k in range(1, len(out)):
+        it, prev = out[k], out[k - 1]
+        nxt = out[k + 1] if k + 1 < len(out) else None
+        if it.kind != "object" or prev.kind != "role" or prev.end != it.start:
+            continue
+        if nxt is not None and nxt.start == it.end and nxt.kind in ("object", "pronoun"):
+            continue  # 主人冠端玄: what he wears
+        for e in load_lexicon().entries.get(it.form, ()):
+            if e.type == "action":
+                out[k] = Item(it.start, it.end, "action", it.form, e.slug, e.iri)
+                break
+    return out
 
 
 def _is_role(form: str, iri: str) -> bool:
