@@ -563,8 +563,10 @@ class ActReader:
     def on_anonymous(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
         prev = self.items[i - 1] if i > 0 else None
-        if prev is not None and prev.kind == "role" and prev.end == it.start:
-            return  # 复者一人: how many of them, not someone else
+        act = self.current
+        acted_on = act is not None and prev is not None and prev.iri in act.patient_iris
+        if prev is not None and prev.kind == "role" and prev.end == it.start and not acted_on:
+            return  # 复者一人: how many of them — but 迎尸一人奉篚: someone else
         if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
             self.subject = []  # 一人执算: someone unnamed acts
             self.unnamed = "the performer is someone unnamed (一人, 人)"
