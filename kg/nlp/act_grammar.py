@@ -51,6 +51,7 @@ class Grammar:
     requests: frozenset[str]  # 请射: the verb after it is asked for
     request_not: frozenset[str]  # 请入告: movements after 请 are acts
     role_patients: frozenset[str]
+    gives: frozenset[str]  # 授宰币: a role then a thing is receiver and gift, not "whose"
     greets_in_turn: frozenset[str]  # 劳侯氏亦…: the role acted on acts next
     replies: frozenset[str]
     inanimate: frozenset[str]
@@ -81,6 +82,8 @@ class Grammar:
     max_gap: int  # characters between an act and a thing it still handles
     instrument: frozenset[str]  # 以柶祭醴: what the act is done with
     not_an_act_after: frozenset[str]  # 所设: no act
+    not_an_act_before: frozenset[str]  # 至者: a person, no act
+    declines: frozenset[str]  # 辞洗: the verb after it is declined
 
     @property
     def spot_words(self) -> frozenset[str]:
@@ -114,6 +117,7 @@ def grammar(path: Path | None = None) -> Grammar:
         requests=n("command", "request"),
         request_not=n("command", "request_not"),
         role_patients=n("role_patients", "verbs"),
+        gives=n("role_patients", "gives"),
         greets_in_turn=n("role_patients", "in_turn"),
         replies=n("replies", "verbs"),
         inanimate=n("inanimate", "verbs"),
@@ -144,6 +148,8 @@ def grammar(path: Path | None = None) -> Grammar:
         max_gap=f.value("spot", "max_gap", int),
         instrument=n("instrument", "words"),
         not_an_act_after=n("not_an_act", "after"),
+        not_an_act_before=n("not_an_act", "before"),
+        declines=n("not_an_act", "declined"),
     )
 
 

@@ -88,7 +88,7 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        self.items = sorted(items, key=lambda i: (i.start, -i.end))
+        self.items = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
@@ -232,6 +232,9 @@ class ActReader:
         """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
         nxt = self._item(i + 1)
         if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
+            if act.action_form in self.grammar.gives:
+                act.add_patient(it.form, it.iri)  # 授宰币: the one given to, then the gift
+                self._touch(it)
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
         if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
@@ -499,15 +502,11 @@ class ActReader:
             return  # 不升堂: not done
         if self.text[it.start - 1 : it.start] in self.grammar.not_an_act_after:
             return  # 所设中之西南: where it was set, not an act
+        if self.text[it.end : it.end + 1] in self.grammar.not_an_act_before:
+            return  # 后至者: those who come late
         last = self.current
-        if (
-            last is not None
-            and last.verb[1] == it.start
-            and last.action_form in self.grammar.requests
-            and it.form not in self.grammar.request_not
-            and self.clause_start is None
-        ):
-            last.end = it.end  # 请射于宾: what is asked for belongs to the request
+        if last is not None and self._asked_or_declined(last, it):
+            last.end = it.end  # 请射于宾, 辞洗: what is asked for or declined belongs to the verb
             return
         start = self.clause_start if self.clause_start is not None else it.start
         act = Act(
@@ -550,11 +549,24 @@ class ActReader:
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
 
+    def _asked_or_declined(self, last: Act, it: Item) -> bool:
+        """请射, 辞洗: the verb right after 请 / 辞 is what is asked for or declined — unless it
+        is a movement (请入告) or, after 辞, a reply or bow (不敢辞再拜) of its own."""
+        if last.verb[1] != it.start or self.clause_start is not None:
+            return False
+        if last.action_form in self.grammar.requests:
+            return it.form not in self.grammar.request_not
+        if last.action_form in self.grammar.declines:
+            return it.form not in self.grammar.request_not | self.grammar.replies
+        return False
+
     def on_anonymous(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
         prev = self.items[i - 1] if i > 0 else None
-        if prev is not None and prev.kind == "role" and prev.end == it.start:
-            return  # 复者一人: how many of them, not someone else
+        act = self.current
+        acted_on = act is not None and prev is not None and prev.iri in act.patient_iris
+        if prev is not None and prev.kind == "role" and prev.end == it.start and not acted_on:
+            return  # 复者一人: how many of them — but 迎尸一人奉篚: someone else
         if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
             self.subject = []  # 一人执算: someone unnamed acts
             self.unnamed = "the performer is someone unnamed (一人, 人)"
@@ -607,12 +619,39 @@ class ActReader:
 
     def on_pronoun(self, i: int, it: Item) -> None:
         act = self.current
-        if act is not None and act.verb[1] == it.start and not act.patients:
-            for prev in reversed(self.acts[:-1]):  # 取之: the last object named
-                if prev.patients:
-                    act.add_patient(prev.patients[-1], prev.patient_iris[-1])
+        if act is None or act.verb[1] != it.start or act.patients:
+            return
+        # 取之: the last thing named; a person only after a verb that takes one (延之), so
+        # 授尸…哜之 tastes the lung, not the impersonator
+        persons = act.action_form in self.grammar.role_patients
+        for prev in reversed(self.acts[:-1]):
+            for form, iri in reversed(list(zip(prev.patients, prev.patient_iris, strict=True))):
+                if persons or not _is_role(form, iri):
+                    act.add_patient(form, iri)
                     self._touch(it)
-                    break
+                    return
+
+
+def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
+    """A word that names a thing and an act (免, 襚, 奠) right after its subject, with no thing
+    after it, is the act: 众主人免于房 (puts on the mourning band), not the band."""
+    out = list(items)
+    for k in range(1, len(out)):
+        it, prev = out[k], out[k - 1]
+        nxt = out[k + 1] if k + 1 < len(out) else None
+        if it.kind != "object" or prev.kind != "role" or prev.end != it.start:
+            continue
+        if nxt is not None and nxt.start == it.end and nxt.kind in ("object", "pronoun"):
+            continue  # 主人冠端玄: what he wears
+        for e in load_lexicon().entries.get(it.form, ()):
+            if e.type == "action":
+                out[k] = Item(it.start, it.end, "action", it.form, e.slug, e.iri)
+                break
+    return out
+
+
+def _is_role(form: str, iri: str) -> bool:
+    return any(e.type == "role" and e.iri == iri for e in load_lexicon().entries.get(form, ()))
 
 
 def _place_named(form: str) -> str | None:
