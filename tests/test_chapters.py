@@ -246,3 +246,34 @@ def test_kanripo_jingwen_in_the_front_matter_is_a_passage() -> None:
     doc = parse_text(text, X)
     assert passages(doc) == ["賔出"]
     assert not [p for j in doc.juans for p in j.prefaces if p.title]
+
+
+def test_a_minted_rite_with_no_category_anywhere_still_validates() -> None:
+    """A first chapter the vocabulary lacks, with no category line or mark before it: its rite
+    has no lj:category (the text gives none, so none is guessed) and is marked found in the
+    text, which the shapes accept; a vocabulary rite without a category would still fail."""
+    from rdflib import Graph, Literal
+
+    from kg.validate import load_ontology, validate_graph
+
+    doc = parse_text(paged("告朔礼").replace("嘉礼\n", ""), X)
+    minter = Minter()
+    g = Graph()
+    g += load_ontology()
+    for s, p, o, _ in Emitter(align([doc], CAT), CAT, minter).quads():
+        if isinstance(o, Lit):
+            o = Literal(o.value, lang=o.lang, datatype=o.datatype)
+        g.add((s, p, o))
+    rite = minter.iri("rite/gaoshuoli")
+    assert (rite, RDF.type, LJ.Rite) in g and not list(g.objects(rite, LJ.category))
+
+    def rite_findings() -> list[str]:
+        shacl = validate_graph(g, owl_sample_size=0).checks[0]
+        return [f.message for f in shacl.findings if f.focus == str(rite) and "Rite" in f.shape]
+
+    assert rite_findings() == []
+    g.remove((rite, LJ.foundInText, None))
+    assert rite_findings() == [
+        "a rite is in a lj:RiteCategory, unless it was found in the text (lj:foundInText true)"
+        " that names none"
+    ]

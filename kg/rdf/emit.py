@@ -296,6 +296,7 @@ class Emitter:
             category = self.catalog.category_for(normalize(ch.category) + "礼")
         if category:
             yield rite, LJ.category, self.minter.vocab(str(CATEGORY[category])), graph
+        yield rite, LJ.foundInText, boolean(True), graph  # the shapes then let a category lack
         note = "Found as a chapter title in the text; not in ontology/rites.ttl."
         yield rite, SKOS.editorialNote, en(note), graph
 

@@ -98,6 +98,7 @@ class LJ(DefinedNamespace):
     isAuthor: URIRef  # True for the author of the book (蔡德晋)
     juanLabel: URIRef  # The juan a source file says it holds, as its header names it (卷一)
     keyTerm: URIRef  # A word characteristic of a rite's chapter, used to recognise a frag...
+    foundInText: URIRef  # True of a rite minted from a chapter title the vocabulary lacks
     layout: URIRef  # The layout reader that read a source document (tagged, paged, inden...
     line: URIRef  # 1-based line of the source file where a witness or noise span begins
     location: URIRef  # Where the act happens (于X, 在X)
