@@ -19,6 +19,7 @@ from pathlib import Path
 
 from kg.errors import QueryError
 from kg.resources import queries_dir
+from kg.text.normalize import normalize
 
 _PARAM = re.compile(r"^#\s*@param\s+(\w+)\s*(?:=\s*(\S+))?\s*(.*)$")
 _WHERE = re.compile(r"\bWHERE\s*\{", re.I)
@@ -31,11 +32,13 @@ class NamedQuery:
     text: str
     params: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
+    docs: dict[str, str] = field(default_factory=dict)  # what each parameter is
 
 
 def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
     title = ""
     params: dict[str, str] = {}
+    docs: dict[str, str] = {}
     for line in text.splitlines():
         if not line.startswith("#"):
             if line.strip():
@@ -43,9 +46,10 @@ def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
             continue
         if m := _PARAM.match(line):
             params[m.group(1)] = m.group(2) or ""
+            docs[m.group(1)] = m.group(3).strip()
         elif not title and line.strip("# ").strip():
             title = line.strip("# ").strip()
-    return NamedQuery(name, title, text, params, path)
+    return NamedQuery(name, title, text, params, path, docs)
 
 
 def list_queries() -> list[NamedQuery]:
@@ -94,3 +98,24 @@ def with_values(text: str, values: dict[str, str]) -> str:
         raise QueryError("--bind needs a query with a WHERE { … } block")
     block = " ".join(f"VALUES ?{k} {{ {sparql_literal(v)} }}" for k, v in values.items())
     return f"{text[: m.end()]} {block}{text[m.end() :]}"
+
+
+def with_defaults(text: str) -> str:
+    """A ``queries/`` file sent as it is (to the endpoint, or pasted in the editor): its
+    declared parameters get their defaults, folded as ``kg query`` folds them, unless the
+    query already binds them with VALUES — so it answers instead of scanning the store for
+    every binding of an unbound variable.
+
+    >>> with_defaults("# T\\n# @param t = 請射\\nSELECT * WHERE { ?s ?p ?t }").splitlines()[-1]
+    'SELECT * WHERE { VALUES ?t { "请射" } ?s ?p ?t }'
+    """
+    q = parse_query("", text)
+    values = {
+        k: normalize(v)
+        for k, v in q.params.items()
+        if v and not re.search(rf"\bVALUES\s*\??\(?[^{{]*\?{k}\b", text, re.I)
+    }
+    try:
+        return with_values(text, values)
+    except QueryError:
+        return text  # no WHERE block: leave it to the parser to say what is wrong

@@ -240,7 +240,7 @@ def test_service_description(url: str) -> None:
     sd = "http://www.w3.org/ns/sparql-service-description#"
     assert (None, URIRef(sd + "endpoint"), URIRef(f"{url}/sparql")) in g
     browser = httpx.get(f"{url}/sparql", headers={"Accept": "text/html"})
-    assert browser.status_code == 303 and browser.headers["location"].endswith("/#editor")
+    assert browser.status_code == 303 and browser.headers["location"].endswith("/editor")
 
 
 # -- malicious and runaway input --------------------------------------------------------------

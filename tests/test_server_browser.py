@@ -61,7 +61,26 @@ def _errors(driver) -> list[str]:
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 
 
-def test_run_an_example_query_and_follow_a_result(url: str, browser, seeds_db) -> None:
+def _editor_done(browser, timeout: float = 30) -> str:
+    """Wait for the editor's status line to report the query's end; return it."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    state = WebDriverWait(browser, timeout).until(
+        lambda d: (e := d.find_element(By.ID, "state")).get_attribute("data-done") and e
+    )
+    return state.text
+
+
+def _set_query(browser, text: str) -> None:
+    browser.execute_script(
+        "var cm = document.querySelector('#yasqe .CodeMirror').CodeMirror;"
+        "cm.setValue(arguments[0]); document.getElementById('state').removeAttribute('data-done');",
+        text,
+    )
+
+
+def test_run_a_named_query_and_follow_a_result(url: str, browser, seeds_db) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -69,32 +88,87 @@ def test_run_an_example_query_and_follow_a_result(url: str, browser, seeds_db) -
 
     browser.get(url + "/")
     assert "礼经本义" in browser.title
-    Select(browser.find_element(By.ID, "example")).select_by_value("chapters-sections")
-    assert "lj:Chapter" in browser.find_element(By.ID, "query").get_attribute("value")
-    browser.find_element(By.ID, "run").click()
-    rows = WebDriverWait(browser, 30).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#results tbody tr")
-    )
+    browser.find_element(By.CSS_SELECTOR, "a[href$='/editor?name=chapters-sections']").click()
+    status = _editor_done(browser)
     sections = select(seeds_db, "SELECT ?s WHERE { ?s a lj:Section }")
-    assert len(rows) == len(sections)  # chapters-sections has one row per section
-    assert f"{len(rows)} rows" in browser.find_element(By.ID, "status").text
-    browser.save_screenshot(str(ARTIFACTS / "home-query.png"))
+    assert status.startswith(f"{len(sections)} rows")  # one row per section
+    assert f"of {len(sections)}" in browser.find_element(By.CSS_SELECTOR, ".kg-count").text
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".kg-table tbody tr")) == 50  # paged
+    # labels, not "…"@lzh: a cell shows the text alone
+    assert not [c for c in browser.find_elements(By.CSS_SELECTOR, ".kg-table td") if '"@' in c.text]
+    assert (
+        Select(browser.find_element(By.ID, "name")).first_selected_option.get_attribute("value")
+        == "chapters-sections"
+    )
+    browser.save_screenshot(str(ARTIFACTS / "editor-named-query.png"))
 
-    # a query whose results are IRIs: follow one to its page
-    box = browser.find_element(By.ID, "query")
-    box.clear()
-    box.send_keys("SELECT ?p WHERE { ?p a lj:Passage ; lj:mentions ?m } ORDER BY ?p LIMIT 5")
-    browser.find_element(By.ID, "run").click()
+    # a query whose results are IRIs: labels shown, follow one to its page
+    _set_query(browser, "SELECT ?p WHERE { ?p a lj:Passage ; lj:mentions ?m } ORDER BY ?p LIMIT 5")
+    browser.find_element(By.CSS_SELECTOR, ".yasqe_queryButton").click()
+    assert _editor_done(browser).startswith("5 rows")
     link = WebDriverWait(browser, 30).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#results tbody a")
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".kg-table tbody a")
     )[0]
-    iri = link.text
+    iri_shown = link.find_element(By.XPATH, "..").find_element(By.CSS_SELECTOR, ".iri").text
     link.click()
     WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.CSS_SELECTOR, "a.mention"))
-    assert iri in browser.find_element(By.CSS_SELECTOR, "p.iri").text
+    assert iri_shown.split(":")[-1] in browser.find_element(By.CSS_SELECTOR, "p.iri").text
     assert browser.find_elements(By.CSS_SELECTOR, ".voice .who")  # commentary voices
     browser.save_screenshot(str(ARTIFACTS / "passage.png"))
     assert not _errors(browser)
+
+
+def test_share_a_query_and_chart_its_counts(url: str, browser) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(url + "/editor")
+    q = (
+        "SELECT ?chapter (COUNT(?s) AS ?sections) WHERE {"
+        " ?s a lj:Section ; dcterms:isPartOf ?chapter } GROUP BY ?chapter ORDER BY ?chapter"
+    )
+    _set_query(browser, q)
+    share = browser.find_element(By.ID, "share").get_attribute("href")
+    assert "/editor?query=" in share
+    browser.get(share)  # the share link opens the query and runs it
+    assert _editor_done(browser).startswith("7 rows")
+    shown = browser.execute_script(
+        "return document.querySelector('#yasqe .CodeMirror').CodeMirror.getValue()"
+    )
+    assert shown.startswith("PREFIX lj: <https://w3id.org/lijing/ontology#>") and q in shown
+    assert not browser.find_elements(By.CSS_SELECTOR, "#yasqe .parseErrorIcon")
+    browser.find_element(By.CSS_SELECTOR, ".select_kgchart").click()
+    bars = browser.find_elements(By.CSS_SELECTOR, "svg.kg-chart rect")
+    assert len(bars) == 7
+    names = [t.text for t in browser.find_elements(By.CSS_SELECTOR, "svg.kg-chart text")]
+    assert "乡射礼" in names  # the chapters' labels, not their IRIs
+    browser.save_screenshot(str(ARTIFACTS / "editor-chart.png"))
+    # everything the page loaded came from this server
+    loaded = browser.execute_script(
+        "return performance.getEntriesByType('resource').map(function (e) { return e.name; })"
+    )
+    assert loaded and all(n.startswith(url) for n in loaded), loaded
+    assert not _errors(browser)
+
+
+def test_completion_offers_our_terms(url: str, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(url + "/editor")
+    _set_query(
+        browser, "PREFIX lj: <https://w3id.org/lijing/ontology#>\nSELECT * WHERE { ?s a lj:Pass"
+    )
+    browser.execute_script(
+        "var cm = document.querySelector('#yasqe .CodeMirror').CodeMirror;"
+        "cm.focus(); cm.setCursor(cm.lineCount(), 0);"
+    )
+    area = browser.find_element(By.CSS_SELECTOR, "#yasqe .CodeMirror textarea")
+    area.send_keys(Keys.CONTROL, Keys.SPACE)
+    hints = WebDriverWait(browser, 20).until(
+        lambda d: d.find_elements(By.CSS_SELECTOR, ".CodeMirror-hints li")
+    )
+    assert "lj:Passage" in [h.text for h in hints]
 
 
 def test_pages_fit_a_phone(url: str, browser, seeds_db) -> None:
@@ -121,15 +195,10 @@ def test_pages_fit_a_phone(url: str, browser, seeds_db) -> None:
 
 def test_editor_shows_errors_as_text(url: str, browser) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get(url + "/")
-    box = browser.find_element(By.ID, "query")
-    box.clear()
-    box.send_keys("SELECT * WHERE { <img src=x onerror=alert(1)> }")
-    browser.find_element(By.ID, "run").click()
-    status = WebDriverWait(browser, 30).until(
-        lambda d: d.find_element(By.CSS_SELECTOR, "#status.err")
-    )
-    assert status.text.startswith("400")
-    assert not browser.find_elements(By.CSS_SELECTOR, "#status img")
+    browser.get(url + "/editor")
+    _set_query(browser, "SELECT * WHERE { <img src=x onerror=alert(1)> }")
+    browser.find_element(By.CSS_SELECTOR, ".yasqe_queryButton").click()
+    assert _editor_done(browser) == "The query failed."
+    assert "syntax error" in browser.find_element(By.ID, "yasr").text  # the server's message
+    assert not browser.find_elements(By.CSS_SELECTOR, "#yasr img")

@@ -52,7 +52,7 @@ def test_home_page(url: str, seeds_db) -> None:
     for cls, n in class_counts(seeds_db).items():
         assert f"{n:,}" in r.text, cls
     for q in list_queries():
-        assert f'value="{q.name}"' in r.text
+        assert f'/editor?name={q.name}"' in r.text  # each named query opens in the editor
     for name in DUMPS:
         assert f'href="{url}/download/{name}"' in r.text
     assert 'name="viewport"' in r.text  # usable on a phone

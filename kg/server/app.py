@@ -14,7 +14,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kg.server import dumps, pages, sparql
+from kg.server import dumps, editor, pages, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
 from kg.server.limits import RequestLimits
@@ -74,6 +74,8 @@ def create_app(config: ServeConfig) -> Starlette:
     protocol = ["GET", "POST", "OPTIONS", "PUT", "DELETE", "PATCH"]
     routes = [
         Route("/", pages.home, name="home"),
+        Route("/editor", editor.editor, name="editor"),
+        Route("/editor/terms.json", editor.terms, name="editor_terms"),
         Route("/sparql", sparql.endpoint, methods=protocol, name="sparql"),
         Route("/sparql/", sparql.endpoint, methods=protocol),
         Route("/id/{path:path}", pages.resource, name="resource"),

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.templating import Jinja2Templates
 
-from kg.queries import list_queries, with_values
+from kg.queries import list_queries
 from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.rdf.prefixes import PREFIXES, curie, data_prefixes
@@ -31,7 +31,6 @@ from kg.server.formats import (
     negotiate,
 )
 from kg.server.void import ONTOLOGY, void_description
-from kg.text.normalize import normalize
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 RDF_OFFERS = {m: f for m, f in GRAPH_TYPES.items() if f in EXTENSIONS}
@@ -74,22 +73,13 @@ async def _stats(request: Request) -> dict[str, Any]:
 # -- home -------------------------------------------------------------------------------------
 
 
-def example_queries() -> list[dict[str, str]]:
-    """The queries/ set with their default parameters filled in, as the editor offers them."""
-    out = []
-    for q in list_queries():
-        values = {k: normalize(v) for k, v in q.params.items() if v}
-        out.append({"name": q.name, "title": q.title, "text": with_values(q.text, values)})
-    return out
-
-
 async def home(request: Request) -> Response:
     try:
         stats = await _stats(request)
     except HttpError as e:
         return error_page(request, e.status, e.message)
     linker = Linker(request, stats["base"])
-    examples = example_queries()
+    examples = [{"name": q.name, "title": q.title} for q in list_queries()]
     return templates.TemplateResponse(
         request,
         "home.html",

@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 
+from kg.queries import with_defaults
 from kg.server.errors import HttpError
 from kg.server.formats import (
     CONTENT_TYPES,
@@ -67,7 +68,7 @@ async def endpoint(request: Request) -> Response:
         out = await ctx.run(
             "sparql",
             {
-                "query": req.query,
+                "query": with_defaults(req.query),
                 "default_graphs": req.default_graphs,
                 "named_graphs": req.named_graphs,
                 "result_format": req.result_format,
@@ -92,7 +93,7 @@ async def service_description(request: Request) -> Response:
     mime = negotiate(accept, {"text/html": "html", **GRAPH_TYPES})
     if mime == "text/html":
         # relative: the Host header is the client's to forge
-        return RedirectResponse(request.url_for("home").path + "#editor", 303)
+        return RedirectResponse(request.url_for("editor").path, 303)
     if mime is None:
         return error_response(406, "the service description is RDF (Turtle, JSON-LD, …)")
     stats = await request.app.state.kg.stats()
