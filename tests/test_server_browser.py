@@ -202,3 +202,29 @@ def test_editor_shows_errors_as_text(url: str, browser) -> None:
     assert _editor_done(browser) == "The query failed."
     assert "syntax error" in browser.find_element(By.ID, "yasr").text  # the server's message
     assert not browser.find_elements(By.CSS_SELECTOR, "#yasr img")
+
+
+def test_read_a_chapter_from_the_contents(url: str, browser, seeds_db) -> None:
+    from selenium.webdriver.common.by import By
+
+    from conftest import select
+
+    work = select(seeds_db, "SELECT ?w WHERE { ?w a lj:Work }")[0]["w"]
+    base = work[: work.index("/id/") + 4]
+    browser.get(url + "/id/" + work[len(base) :])
+    browser.find_element(By.LINK_TEXT, "乡射礼").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "乡射礼"
+    classic = browser.find_elements(By.CSS_SELECTOR, "p.classic")
+    assert len(classic) > 20
+    first = browser.find_elements(By.CSS_SELECTOR, ".unit")[0]
+    assert first.find_elements(By.CSS_SELECTOR, ".voice .who a")  # commentary under it
+    role = browser.find_element(By.CSS_SELECTOR, "a.mention.k-role")
+    assert " · " in role.get_attribute("title")  # label and English on hover
+    browser.save_screenshot(str(ARTIFACTS / "reading-chapter.png"))
+    # filter to one commentator, then go on to the next chapter
+    browser.find_element(By.PARTIAL_LINK_TEXT, "郑玄").click()
+    names = {e.text for e in browser.find_elements(By.CSS_SELECTOR, ".voice .who a")}
+    assert names == {"郑玄"}
+    browser.find_element(By.CSS_SELECTOR, "nav.pager a[rel=next]").click()
+    assert browser.find_element(By.TAG_NAME, "h1").text == "燕礼"
+    assert not _errors(browser)

@@ -31,6 +31,7 @@ from kg.server.formats import (
     negotiate,
 )
 from kg.server.void import ONTOLOGY, void_description
+from kg.text.work import load_work
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 RDF_OFFERS = {m: f for m, f in GRAPH_TYPES.items() if f in EXTENSIONS}
@@ -117,6 +118,10 @@ async def resource(request: Request) -> Response:
             return Response("406: ask for HTML or an RDF format\n", 406, media_type="text/plain")
         fmt = PAGE_TYPES[mime]
     headers = {"Vary": "Accept", "Link": _alternates(request, rest)}
+    if fmt == "html" and request.query_params.get("view") != "data":
+        shown = await _reader_view(request, iri, stats, headers)
+        if shown is not None:
+            return shown
     try:
         if fmt == "html":
             page = await ctx.run(
@@ -144,6 +149,30 @@ async def resource(request: Request) -> Response:
         return Response(f"Nothing is known about <{iri}>.\n", 404, media_type="text/plain")
     headers["Content-Location"] = f"{rest.rsplit('/', 1)[-1]}.{EXTENSIONS[fmt]}"
     return Response(body, media_type=CONTENT_TYPES[fmt], headers=headers)
+
+
+async def _reader_view(
+    request: Request, iri: str, stats: dict[str, Any], headers: dict[str, str]
+) -> Response | None:
+    """A chapter's reading view or a work's contents (``?view=data``: the statements)."""
+    who = request.query_params.get("who")
+    who_iri = f"{stats['base']}person/{who}" if who else None
+    try:
+        found = await request.app.state.kg.run(
+            "view", {"iri": iri, "who": who_iri}, request=request
+        )
+    except HttpError as e:
+        return error_page(request, e.status, e.message)
+    if found is None:
+        return None
+    kind, data = found
+    link = Linker(request, stats["base"])
+    work = load_work().title
+    if kind == "reading":
+        context = {"r": data, "link": link, "work_title": work}
+        return templates.TemplateResponse(request, "reading.html", context, headers=headers)
+    context = {"toc": data, "link": link, "iri": iri, "title": work}
+    return templates.TemplateResponse(request, "contents.html", context, headers=headers)
 
 
 def _alternates(request: Request, rest: str) -> str:
