@@ -228,3 +228,29 @@ def test_read_a_chapter_from_the_contents(url: str, browser, seeds_db) -> None:
     browser.find_element(By.CSS_SELECTOR, "nav.pager a[rel=next]").click()
     assert browser.find_element(By.TAG_NAME, "h1").text == "燕礼"
     assert not _errors(browser)
+
+
+def test_open_a_role_and_a_commentator_from_the_text(url: str, browser, seeds_db) -> None:
+    from selenium.webdriver.common.by import By
+
+    chapter = next(c for c in _chapters(seeds_db) if c[1] == "乡射礼")[0]
+    browser.get(url + chapter)
+    browser.find_element(By.CSS_SELECTOR, "a.mention.k-role").click()  # the first role named
+    h1 = browser.find_element(By.TAG_NAME, "h1").text
+    groups = browser.find_elements(By.CSS_SELECTOR, "details.chapter-group")
+    assert groups and browser.find_elements(By.CSS_SELECTOR, ".section-group mark")
+    assert not h1.startswith(("http", "ljd:"))
+    browser.save_screenshot(str(ARTIFACTS / "role.png"))
+    browser.get(url + chapter)
+    browser.find_element(By.CSS_SELECTOR, ".voice .who a").click()
+    assert browser.find_elements(By.XPATH, "//h2[starts-with(., 'Opinions')]")
+    browser.save_screenshot(str(ARTIFACTS / "commentator.png"))
+    assert not _errors(browser)
+
+
+def _chapters(db) -> list[tuple[str, str]]:
+    from conftest import select
+
+    rows = select(db, "SELECT ?c ?t WHERE { ?c a lj:Chapter ; lj:title ?t }")
+    base = rows[0]["c"][: rows[0]["c"].index("/id/") + 4]
+    return [("/id/" + r["c"][len(base) :], r["t"]) for r in rows]

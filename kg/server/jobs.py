@@ -14,7 +14,7 @@ from typing import Any
 
 from kg.errors import QueryError
 from kg.rdf.prefixes import PREFIXES, data_prefixes
-from kg.server import describe, reading
+from kg.server import describe, views
 from kg.server.errors import HttpError
 from kg.server.formats import GRAPH_TYPES, RESULT_TYPES
 from kg.server.guard import SERVICE_REFUSED, UPDATE_REFUSED, inspect_query
@@ -81,7 +81,7 @@ def write_dump(db: Any, fmt: str, path: str, compress: bool) -> int:
 JOBS: dict[str, Callable[..., Any]] = {
     "sparql": execute,
     "page": describe.page,
-    "view": reading.view,
+    "view": views.view,
     "rdf": describe.rdf,
     "stats": describe.stats,
     "graph": describe.graph,

@@ -36,6 +36,13 @@ from kg.text.work import load_work
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
 RDF_OFFERS = {m: f for m, f in GRAPH_TYPES.items() if f in EXTENSIONS}
 LJ = PREFIXES["lj"]
+KIND_NAMES = {
+    "role": "role 角色",
+    "object": "object 器物",
+    "place": "place 处所",
+    "action": "action 动作",
+    "commentator": "commentator 注家",
+}
 
 
 class Linker:
@@ -171,6 +178,9 @@ async def _reader_view(
     if kind == "reading":
         context = {"r": data, "link": link, "work_title": work}
         return templates.TemplateResponse(request, "reading.html", context, headers=headers)
+    if kind == "entity":
+        context = {"e": data, "link": link, "kind_names": KIND_NAMES}
+        return templates.TemplateResponse(request, "entity.html", context, headers=headers)
     context = {"toc": data, "link": link, "iri": iri, "title": work}
     return templates.TemplateResponse(request, "contents.html", context, headers=headers)
 

@@ -92,16 +92,16 @@ def _query(name: str) -> str:
     return (QUERIES / f"{name}.rq").read_text(encoding="utf-8")
 
 
-def _select(db: Any, name: str, **values: list[str]) -> list[dict[str, Cell | None]]:
+def select_rows(db: Any, name: str, **values: list[str]) -> list[dict[str, Cell | None]]:
     names, body = rows(query_dataset(db, _query(name), values=values))  # type: ignore[arg-type]
     return [dict(zip(names, r, strict=True)) for r in body]
 
 
-def _v(cell: Cell | None) -> str | None:
+def value_of(cell: Cell | None) -> str | None:
     return cell.value if cell else None
 
 
-def _int(cell: Cell | None) -> int | None:
+def int_of(cell: Cell | None) -> int | None:
     try:
         return int(cell.value) if cell else None
     except ValueError:
@@ -118,7 +118,7 @@ class Tips:
     def fetch(self, iris: set[str]) -> None:
         todo = sorted(iris - self.found.keys())
         for i in range(0, len(todo), 400):
-            for r in _select(self.db, "labels-en", x=todo[i : i + 400]):
+            for r in select_rows(self.db, "labels-en", x=todo[i : i + 400]):
                 if r["x"] and r["l"]:
                     self.found[r["x"].value].setdefault(r["l"].tag or "", r["l"].value)
 
@@ -168,38 +168,38 @@ def pieces(
 def chapter(db: Any, iri: str, who: str | None = None) -> Reading | None:
     """The reading view of chapter ``iri``; voices only of ``who`` (an IRI) if given."""
     base = store_base(db)
-    found = _select(db, "reading-units", s=[iri])
+    found = select_rows(db, "reading-units", s=[iri])
     if not found:
         return None
     sections: dict[str, Part] = {}
     units: dict[str, Unit] = {}
     texts: dict[str, str] = {}
     for r in found:
-        sec = _v(r["sec"])
+        sec = value_of(r["sec"])
         if sec is None:
             continue
-        part = sections.setdefault(sec, Part(sec, _v(r["stitle"])))
-        u = _v(r["u"])
+        part = sections.setdefault(sec, Part(sec, value_of(r["stitle"])))
+        u = value_of(r["u"])
         if u and u not in units:
-            kind = "record" if _v(r["type"]) == LJ + "Record" else "passage"
+            kind = "record" if value_of(r["type"]) == LJ + "Record" else "passage"
             units[u] = Unit(u, kind, [])
-            texts[u] = _v(r["text"]) or ""
+            texts[u] = value_of(r["text"]) or ""
             part.units.append(units[u])
-    blocks = _select(db, "reading-blocks", s=list(units)) if units else []
+    blocks = select_rows(db, "reading-blocks", s=list(units)) if units else []
     said = sorted({b["c"].value for b in blocks if b["c"]})
-    opinions = _select(db, "reading-opinions", c=said) if said else []
-    marks = _select(db, "reading-marks", s=[*units, *said]) if units else []
+    opinions = select_rows(db, "reading-opinions", c=said) if said else []
+    marks = select_rows(db, "reading-marks", s=[*units, *said]) if units else []
     spans: dict[str, list[tuple[int, int, str]]] = defaultdict(list)
     breaks: dict[str, list[int]] = defaultdict(list)
     for m in marks:
-        s = _v(m["s"])
-        if s and m["break"] is not None and (b := _int(m["break"])) is not None:
+        s = value_of(m["s"])
+        if s and m["break"] is not None and (b := int_of(m["break"])) is not None:
             breaks[s].append(b)
         elif (
             s
             and m["c"]
-            and (a := _int(m["start"])) is not None
-            and (e := _int(m["end"])) is not None
+            and (a := int_of(m["start"])) is not None
+            and (e := int_of(m["end"])) is not None
         ):
             spans[s].append((a, e, m["c"].value))
     tips = Tips(db)
@@ -234,16 +234,16 @@ def _notes(
     """Attach each block and its voices to its unit; the speakers, with colours and counts."""
     notes: dict[str, Note] = {}
     for r in blocks:
-        s, c = _v(r["s"]), _v(r["c"])
+        s, c = value_of(r["s"]), value_of(r["c"])
         if s in units and c and c not in notes:
-            text = _v(r["ctext"]) or ""
-            kind = KINDS.get(_v(r["ctype"]) or "", "commentary")
+            text = value_of(r["ctext"]) or ""
+            kind = KINDS.get(value_of(r["ctype"]) or "", "commentary")
             notes[c] = Note(c, kind, pieces(text, spans[c], [], tips, base))
             units[s].notes.append(notes[c])
     colour: dict[str, int] = {}
     counts: dict[str, int] = defaultdict(int)
     for r in opinions:
-        c, o, speaker = _v(r["c"]), _v(r["o"]), _v(r["who"])
+        c, o, speaker = value_of(r["c"]), value_of(r["o"]), value_of(r["who"])
         if c not in notes or o is None or any(v.iri == o for v in notes[c].voices):
             continue
         if speaker:
@@ -251,10 +251,10 @@ def _notes(
             counts[speaker] += 1
         if who and speaker != who:
             continue
-        a, e = _int(r["start"]), _int(r["end"])
+        a, e = int_of(r["start"]), int_of(r["end"])
         inside = [] if a is None or e is None else [x for x in spans[c] if a <= x[0] and x[1] <= e]
         own = [(x - a, y - a, k) for x, y, k in inside] if a is not None else []
-        text = pieces(_v(r["otext"]) or "", own, [], tips, base)
+        text = pieces(value_of(r["otext"]) or "", own, [], tips, base)
         name = tips.name(speaker) if speaker else None
         notes[c].voices.append(Speech(o, speaker, name, colour.get(speaker or ""), text))
     if who:
@@ -265,8 +265,10 @@ def _notes(
 
 def _neighbours(db: Any, iri: str) -> tuple[tuple[str, str] | None, ...]:
     """The work the chapter is in, and the chapters before and after it in reading order."""
-    found = [r for r in _select(db, "reading-chapters") if r["ch"]]
-    order = [(r["ch"].value, _v(r["title"]) or r["ch"].value, _v(r["w"])) for r in found]
+    found = [r for r in select_rows(db, "reading-chapters") if r["ch"]]
+    order = [
+        (r["ch"].value, value_of(r["title"]) or r["ch"].value, value_of(r["w"])) for r in found
+    ]
     at = next((i for i, (c, _, _) in enumerate(order) if c == iri), None)
     if at is None:
         return None, None, None
@@ -288,27 +290,18 @@ def contents(db: Any, iri: str) -> list[tuple[str, str, list[Entry]]]:
     """The table of contents of work ``iri``: juans, their chapters, each chapter's sections."""
     juans: dict[str, tuple[str, list[Entry]]] = {}
     entries: dict[str, Entry] = {}
-    for r in _select(db, "reading-chapters", w=[iri]):
-        j, ch = _v(r["juan"]), _v(r["ch"])
+    for r in select_rows(db, "reading-chapters", w=[iri]):
+        j, ch = value_of(r["juan"]), value_of(r["ch"])
         if j is None or ch is None:
             continue
-        label = f"卷{_int(r['jorder'])}" if _int(r["jorder"]) is not None else j
+        label = f"卷{int_of(r['jorder'])}" if int_of(r["jorder"]) is not None else j
         juans.setdefault(j, (label, []))
         if ch not in entries:
-            entries[ch] = Entry(ch, _v(r["title"]) or ch)
+            entries[ch] = Entry(ch, value_of(r["title"]) or ch)
             juans[j][1].append(entries[ch])
     if entries:
-        for r in _select(db, "reading-units", s=list(entries)):
-            ch, sec = _v(r["s"]), _v(r["sec"])
+        for r in select_rows(db, "reading-units", s=list(entries)):
+            ch, sec = value_of(r["s"]), value_of(r["sec"])
             if ch in entries and sec and sec not in {s for s, _ in entries[ch].sections}:
-                entries[ch].sections.append((sec, _v(r["stitle"]) or "—"))
+                entries[ch].sections.append((sec, value_of(r["stitle"]) or "—"))
     return [(j, label, es) for j, (label, es) in juans.items()]
-
-
-def view(db: Any, iri: str, who: str | None = None) -> tuple[str, Any] | None:
-    """The reader's view of ``iri`` if it has one: a chapter's reading, a work's contents."""
-    if (r := chapter(db, iri, who)) is not None:
-        return "reading", r
-    if toc := contents(db, iri):
-        return "contents", toc
-    return None
