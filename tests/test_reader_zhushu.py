@@ -283,3 +283,12 @@ def test_a_witness_shows_where_a_note_runs_on_into_the_classic() -> None:
     other = read_zhushu(Path("x.txt"), text, witness={rite: "主人退賓拜辱賓出"})
     assert len(other.chapters()[0].passages()) == 1
     assert lossless(witnessed)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400), st.sampled_from(["", HEAD, HEAD.replace("卷三", "提要")]))
+def test_any_text_with_or_without_a_header_never_crashes(body: str, head: str) -> None:
+    doc = read(head + body)
+    assert lossless(doc)
+    for p in [p for ch in doc.chapters() for p in ch.passages()]:
+        assert p.text and all(doc.text[a:b] for a, b in p.pieces)
