@@ -80,7 +80,7 @@ class Splitter:
         note is known to run at least that far (its words are quoted as 注 by the 疏)."""
         if len(note) < max(floor, 1) + self.min_classic:
             return None
-        z, c = self.zhu, self.classic
+        z = self.zhu
         whole = z.score(note + "注" + after, start=True, end=False)
         fresh = z.score(after, start=True, end=False)
         head = [0.0]
