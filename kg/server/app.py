@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kg.server import dumps, editor, pages, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
+from kg.server.i18n import RememberLanguage
 from kg.server.limits import RequestLimits
 
 STATIC = Path(__file__).parent / "static"
@@ -89,6 +90,7 @@ def create_app(config: ServeConfig) -> Starlette:
     ]
     middleware = [
         Middleware(SecurityHeaders),
+        Middleware(RememberLanguage),
         Middleware(
             CORSMiddleware,
             allow_origins=["*"],

@@ -20,6 +20,7 @@ from kg.rdf.formats import RDF_FORMATS
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.rdf.prefixes import PREFIXES, curie, data_prefixes
 from kg.resources import ontology_dir, project_root
+from kg.server import i18n
 from kg.server.errors import HttpError
 from kg.server.formats import (
     CONTENT_TYPES,
@@ -33,16 +34,12 @@ from kg.server.formats import (
 from kg.server.void import ONTOLOGY, void_description
 from kg.text.work import load_work
 
-templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates = Jinja2Templates(
+    directory=str(Path(__file__).parent / "templates"), context_processors=[i18n.context]
+)
 RDF_OFFERS = {m: f for m, f in GRAPH_TYPES.items() if f in EXTENSIONS}
 LJ = PREFIXES["lj"]
-KIND_NAMES = {
-    "role": "role 角色",
-    "object": "object 器物",
-    "place": "place 处所",
-    "action": "action 动作",
-    "commentator": "commentator 注家",
-}
+KIND_NAMES = {k: k for k in ("role", "object", "place", "action", "commentator")}
 
 
 class Linker:
