@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from kg.readers.titles import mint_slug, name_of, rite_for, title_shape
-from kg.readers.tradition.columns import columns
+from kg.readers.tradition.columns import Widths, columns
 from kg.readers.tradition.conventions import Conventions, Label
 from kg.readers.tradition.layout import KLine, Run, stream
 from kg.readers.tradition.registry import is_author_line
@@ -74,7 +74,7 @@ class Body:
     source: str
     conv: Conventions
     catalog: Catalog
-    width: int
+    widths: Widths
     titles: tuple[str, ...]  # normalized titles of the work, for its juan lines
     juans: list[TJuan] = field(default_factory=list)
     claims: list[Segment] = field(default_factory=list)
@@ -107,7 +107,7 @@ class Body:
         self.prev, self.prev_full, self.prev_indent = kind, self._full(ln), ln.indent
 
     def _full(self, ln: KLine) -> bool:
-        return columns(ln, self.source) >= self.width
+        return columns(ln, self.source) >= self.widths.at(ln.start)
 
     def _kind(self, ln: KLine) -> str:
         text = ln.text
