@@ -305,3 +305,14 @@ def test_any_text_after_the_header_never_crashes(body: str) -> None:
     assert_lossless(doc)
     for unit in units(doc):
         assert_pieced(unit, text)
+
+
+@pytest.mark.parametrize("work", ["KR1d0028", "KR1d0035"])
+def test_read_work_dispatches_by_layout(work: str) -> None:
+    path = sorted((SAMPLE / work).glob(f"{work}_00[1-9].txt"))[0]
+    doc = read_work(path)
+    info = work_of(path.read_text(encoding="utf-8"))
+    assert doc.work == info and doc.juans and doc.chapters()[0].rite == "shiguanli"
+    voices = {b.voice for c in doc.chapters() for p in c.passages() for b in p.blocks}
+    assert "zhengxuan" in voices and "anonymous" not in voices
+    assert_lossless(doc)
