@@ -183,6 +183,8 @@ def test_an_unknown_work_is_its_own_never_the_book() -> None:
     voices = {b.voice for p in doc.chapters()[0].passages() for b in p.blocks}
     assert voices == {"aojigong"}  # no labels read: every line is the named author's
     assert "unknown Kanripo work KR9z0123" in doc.issues[0].message
+    minted = read(text.replace("士相見禮第三", "某侯告廟禮第三"), "KR9z0123_003.txt")
+    assert [c.rite for c in minted.chapters()] == ["mouhougaomiaoli"]  # a rite never heard of
     same_title = work_of(HEAD.format(id="KR9z0124") + BODY)
     assert same_title is not None and same_title.slug == "yilijishuo-kr9z0124"
 
