@@ -15,12 +15,14 @@ from kg.errors import InputError
 from kg.readers.base import decode
 from kg.readers.tradition import generic, jishuo
 from kg.readers.tradition.registry import work_of
+from kg.readers.tradition.zhushu import read_zhushu
 from kg.text.tradition import WorkDocument, WorkInfo
 
 __all__ = ["READERS", "read_work", "work_of"]
 
 Reader = Callable[[Path, str, WorkInfo], WorkDocument]
 READERS: dict[str, Reader] = {
+    "zhushu": read_zhushu,
     "jishuo": jishuo.read,
     "generic": generic.read,
 }
