@@ -236,22 +236,16 @@ class TraditionEmitter:
     def juan(self, juan: TJuan, work: URIRef, n: int) -> Iterator[Quad]:
         doc = self.doc
         assert doc is not None
-        sid = self.sources[doc.path]
-        node = self.minter.work_juan(work, juan.number, f"{sid}-{n}")
-        if node in self.juans:  # two files of one work hold this juan: the first is kept
-            start = juan.open_span[0] if juan.open_span else 0
-            line = doc.line_of(start)
-            message = f"juan {juan.number} of {doc.work.title} was read from "
-            message += f"{self.juans[node].name} already; this file's copy is left out"
-            self.report(line, start, start, message)
+        node = self.juan_node(juan, work, n)
+        if node is None:
             return
-        self.juans[node] = doc.path
         graph = self.text_graph
         yield node, RDF.type, LJ.Juan, graph
         yield node, DCTERMS.isPartOf, work, graph
         yield node, LJ.order, integer(juan.number if juan.number else 900 + n), graph
         yield node, LJ.placement, Lit("marker" if juan.open_span else "header"), graph
-        label = normalize(doc.work.title) + (f"卷{juan.number}" if juan.number else "")
+        label = f"卷{juan.number}" if juan.number is not None else ""
+        label = normalize(doc.work.title) + normalize(juan.label or label)  # as printed: 卷五上
         yield node, RDFS.label, zh(label), graph
         if juan.number is not None:
             yield node, RDFS.label, en(f"Juan {juan.number}"), graph
@@ -261,6 +255,26 @@ class TraditionEmitter:
             yield from self.chapter(ch, work, node, i)
         for i, block in enumerate(juan.kaozheng, 1):
             yield from self.block(block, self.minter.child(node, f"c{i}"), node, node, i)
+
+    def juan_node(self, juan: TJuan, work: URIRef, n: int) -> URIRef | None:
+        """The juan's IRI: ``juan/5``, ``juan/5-2`` for the second juan 5 of a file (卷五下),
+        None (reported) for a juan another file of the work held already."""
+        doc = self.doc
+        assert doc is not None
+        node = self.minter.work_juan(work, juan.number, f"{self.sources[doc.path]}-{n}")
+        first = self.juans.get(node)
+        if first is not None and first != doc.path:  # two files hold it: the first is kept
+            start = juan.open_span[0] if juan.open_span else 0
+            message = f"juan {juan.number} of {doc.work.title} was read from "
+            message += f"{first.name} already; this file's copy is left out"
+            self.report(doc.line_of(start), start, start, message)
+            return None
+        base, k = node, 1
+        while node in self.juans:
+            k += 1
+            node = URIRef(f"{base}-{k}")
+        self.juans[node] = doc.path
+        return node
 
     def chapter(self, ch: TChapter, work: URIRef, juan: URIRef, order: int) -> Iterator[Quad]:
         doc = self.doc
