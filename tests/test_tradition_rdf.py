@@ -107,7 +107,7 @@ def jishuo_doc(path: Path = Path("KR1d0035_001.txt")) -> WorkDocument:
         c.block("aojigong", "own", "繼公謂", "筮日於廟門重其事也"),
     ]
     heading = c.span("右筮日")
-    section = TSection("筮日", heading, passages=[p1])
+    section = TSection("右筮日", heading, passages=[p1])  # as 集说 prints it
     chapter = TChapter("士冠禮第一", "shiguanli", title, sections=[section])
     pages = [(JISHUO_TEXT.index("<pb:"), "WYG 001-1a")]
     return WorkDocument(
@@ -157,7 +157,9 @@ def test_each_work_has_its_own_iris_title_and_id(built) -> None:
     passage = URIRef(f"{chapter}/p/{key}")
     assert (passage, RDF.type, LJ.Passage) in g
     assert (URIRef(f"{passage}/c1"), LJ.blockKind, Literal("zhu")) in g
-    assert (URIRef(D + "yilijishuo/shiguanli/shiri"), RDF.type, LJ.Section) in g
+    section = URIRef(D + "yilijishuo/shiguanli/shiri")  # 右筮日: named 筮日, as the book's
+    assert (section, RDF.type, LJ.Section) in g
+    assert g.value(section, LJ.title) == Literal("筮日", lang="lzh")
     assert (URIRef(D + "yilizhushu/juan/1/c1"), LJ.blockKind, Literal("kaozheng")) in g
 
 

@@ -68,6 +68,14 @@ def passage_keys(chapter: TChapter) -> dict[int, str]:
     return keys
 
 
+def section_title(sec: TSection) -> str | None:
+    """The name of a section, as the book's: X of a printed 右X (the heading keeps 右)."""
+    title = sec.title
+    if title and title.startswith("右") and len(title) > 1:
+        return title[1:]
+    return title
+
+
 def pages_of(doc: WorkDocument, pieces: list[tuple[int, int]]) -> list[str]:
     """The printed pages the spans stand on (``<pb:…>`` markers before or inside them)."""
     out: list[str] = []
@@ -304,7 +312,7 @@ class TraditionEmitter:
         keys = passage_keys(ch)
         seen: dict[str, int] = {}
         for i, sec in enumerate(ch.sections, 1):
-            title_key = normalize(sec.title or "")[:_TITLE_CHARS]
+            title_key = normalize(section_title(sec) or "")[:_TITLE_CHARS]
             seen[title_key] = seen.get(title_key, 0) + 1
             first = keys[id(sec.passages[0])] if sec.passages else str(i)
             snode = self.minter.section(node, title_key or None, seen[title_key], key=first)
@@ -325,12 +333,13 @@ class TraditionEmitter:
         yield node, RDF.type, LJ.Section, graph
         yield node, DCTERMS.isPartOf, chapter, graph
         yield node, LJ.order, integer(order), graph
-        label = normalize(sec.title) if sec.title else "（未题）"
+        title = section_title(sec)
+        label = normalize(title) if title else "（未题）"
         assert self.doc is not None
         work = normalize(self.doc.work.title)
         yield node, RDFS.label, zh(f"{work}·{chapter_name}·{label}"), graph
-        if sec.title and sec.heading is not None:
-            yield node, LJ.title, zh(sec.title), graph
+        if title and sec.heading is not None:
+            yield node, LJ.title, zh(title), graph
         if sec.covers:
             yield node, RDFS.comment, zh(sec.covers), graph
         yield from self.witness(node, None, sec.heading)
