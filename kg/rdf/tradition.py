@@ -15,6 +15,7 @@ both hold is emitted from the first and reported for the second.
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,14 +78,19 @@ def section_title(sec: TSection) -> str | None:
 
 
 def pages_of(doc: WorkDocument, pieces: list[tuple[int, int]]) -> list[str]:
-    """The printed pages the spans stand on (``<pb:…>`` markers before or inside them)."""
+    """The printed pages the spans stand on (the ``<pb:…>`` marker before or inside each).
+
+    >>> d = WorkDocument(Path("x"), "abcdef", None, pages=[(0, "1a"), (3, "1b")])  # type: ignore
+    >>> pages_of(d, [(1, 2)]), pages_of(d, [(1, 5)]), pages_of(d, [(4, 5)])
+    (['1a'], ['1a', '1b'], ['1b'])
+    """
+    offsets = [o for o, _ in doc.pages]
     out: list[str] = []
     for a, b in pieces:
-        before = [page for o, page in doc.pages if o <= a]
-        inside = [page for o, page in doc.pages if a < o < b]
-        for page in before[-1:] + inside:
-            if page not in out:
-                out.append(page)
+        after = bisect_right(offsets, a)  # the first marker after the span's start
+        for i in range(max(after - 1, 0), bisect_left(offsets, b)):
+            if doc.pages[i][1] not in out:
+                out.append(doc.pages[i][1])
     return out
 
 
