@@ -22,21 +22,25 @@ class SourceType(click.ParamType):
         return click.Path(path_type=Path, exists=True).convert(value, param, ctx)
 
 
-@click.command("build")
-@click.option(
+source_option = click.option(
     "--source",
     "sources",
     multiple=True,
     type=SourceType(),
     help="File or folder to read, or kanripo:ID (repeatable; default: seeds/).",
 )
-@store_option
-@click.option(
+cache_option = click.option(
     "--cache",
     type=click.Path(path_type=Path, file_okay=False),
     default=None,
     help="Where kanripo: sources are cloned (default: $KG_CACHE or cache/ beside the store).",
 )
+
+
+@click.command("build")
+@source_option
+@store_option
+@cache_option
 @click.option(
     "--rdf",
     "rdf",
