@@ -147,3 +147,26 @@ def test_a_chapter_with_no_juan_of_its_own_goes_where_its_files_juan_went(tmp_pa
     assert [(j.number, [c.rite for c in j.chapters]) for j in corpus.juans] == [
         (3, ["shiguanli", "xiangsheli"])
     ]
+
+
+def test_zhushu_is_read_with_the_other_works_classic_as_its_witness(tmp_path: Path) -> None:
+    """A 注 running on into 经文 (注疏 does not mark its end): 集说's 经文 of the chapter,
+    read in the same build, shows where the next passage starts."""
+    zhushu = tmp_path / "KR1d0028_003.txt"
+    zhushu.write_text(
+        "#+TITLE: 儀禮注疏\n#+PROPERTY: ID KR1d0028\n#+PROPERTY: JUAN 卷三\n"
+        "<pb:KR1d0028_WYG_003-1a>¶\n儀禮注疏卷三¶\n　士相見禮第三¶\n"
+        "主人退賓拜辱注退猶去也去又拜辱者以送謝之介亦如之注如戒賓也疏(釋曰此/主人退)¶\n",
+        encoding="utf-8",
+    )
+    jishuo = tmp_path / "KR1d0035_003.txt"
+    jishuo.write_text(
+        "#+TITLE: 儀禮集說\n#+PROPERTY: ID KR1d0035\n儀禮集說卷三¶\n士相見禮第三¶\n"
+        "主人退賓拜辱¶\n　繼公謂退去也¶\n介亦如之¶\n　繼公謂亦拜辱也¶\n",
+        encoding="utf-8",
+    )
+    _, alone = split_sources([zhushu], "utf-8", Phases())
+    _, both = split_sources([zhushu, jishuo], "utf-8", Phases())
+    assert [w.path for w in both] == [zhushu, jishuo]  # in the order given
+    assert [p.text for p in alone[0].chapters()[0].passages()] == ["主人退賓拜辱"]
+    assert [p.text for p in both[0].chapters()[0].passages()] == ["主人退賓拜辱", "介亦如之"]
