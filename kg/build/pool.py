@@ -18,7 +18,7 @@ from multiprocessing.pool import AsyncResult, Pool
 from kg.build.phases import Phases
 from kg.nlp.acts import Act, read_chapter_acts
 from kg.nlp.extract import Mention, analyse
-from kg.text.align import Corpus, AlignedChapter, AlignedJuan, Unit
+from kg.text.align import AlignedChapter, AlignedJuan, Corpus, Unit
 from kg.text.normalize import normalize
 
 Scope = AlignedJuan | AlignedChapter
