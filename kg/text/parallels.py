@@ -25,7 +25,7 @@ import re
 import tomllib
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -46,6 +46,7 @@ class Params:
     margin: int = 3
     min_overlap: int = 2
     near_share: float = 0.8
+    edge: int = 2
 
 
 @lru_cache(maxsize=1)
@@ -174,18 +175,40 @@ def _place(
     n = min(stream.n, len(s))
     k0, k1 = min(k for k, _ in band), max(k for k, _ in band) + n
     x0, x1 = min(p for _, p in band), max(p for _, p in band) + n
-    m = params.margin
-    return max(0, k0 - m), min(len(s), k1 + m), max(0, x0 - m), min(len(stream.chars), x1 + m)
+    m = params.margin  # theirs reaches further: a stretch only they have at an end
+    return (
+        max(0, k0 - m),
+        min(len(s), k1 + m),
+        max(0, x0 - 2 * m),
+        min(len(stream.chars), x1 + 2 * m),
+    )
 
 
-def _aligned(s: str, t: str) -> list[tuple[str, int, int, int, int]]:
-    """Levenshtein opcodes of s against t, with edits at either end trimmed off."""
-    ops = [tuple(op) for op in Levenshtein.opcodes(s, t)]
-    while ops and ops[0][0] != "equal":
-        ops.pop(0)
-    while ops and ops[-1][0] != "equal":
-        ops.pop()
-    return ops  # type: ignore[return-value]
+def _aligned(
+    s: str, t: str, edge: int, one: Callable[[int, int], bool]
+) -> list[tuple[str, int, int, int, int]]:
+    """Levenshtein opcodes of s against t, with edits at either end trimmed off; but up to
+    ``edge`` characters of s left over at an end, facing as many of t in the same passage
+    (``one``), are a changed reading there (二耦 for 三耦 at a passage's start)."""
+    ops: list[tuple[str, int, int, int, int]] = [tuple(op) for op in Levenshtein.opcodes(s, t)]  # type: ignore[misc]
+    # the alignment runs from the first to the last equal stretch of two characters or more:
+    # a lone equal character at an end, past an edit, is chance in the margin
+    equal = [i for i, op in enumerate(ops) if op[0] == "equal"]
+    solid = [i for i in equal if ops[i][2] - ops[i][1] >= 2] or equal
+    if not solid:
+        return []
+    ops = ops[solid[0] : solid[-1] + 1]
+    lead, c = ops[0][1], ops[0][3]
+    if 0 < lead <= edge and c >= lead and one(c - lead, c):
+        ops.insert(0, (_tag(s[:lead], t[c - lead : c]), 0, lead, c - lead, c))
+    b, d = ops[-1][2], ops[-1][4]
+    if 0 < len(s) - b <= edge and len(t) - d >= len(s) - b and one(d - 1, d + len(s) - b - 1):
+        ops.append((_tag(s[b:], t[d : d + len(s) - b]), b, len(s), d, d + len(s) - b))
+    return ops
+
+
+def _tag(a: str, b: str) -> str:
+    return "equal" if a == b else "replace"
 
 
 def _overlaps(
@@ -196,7 +219,12 @@ def _overlaps(
     k0, k1, x0, x1 = place
     ops = [
         (tag, a + k0, b + k0, c + x0, d + x0)
-        for tag, a, b, c, d in _aligned(sk.chars[k0:k1], stream.chars[x0:x1])
+        for tag, a, b, c, d in _aligned(
+            sk.chars[k0:k1],
+            stream.chars[x0:x1],
+            params.edge,
+            lambda p, q: stream.owner(p + x0) == stream.owner(q + x0),
+        )
     ]
     if not ops:
         return [], x0
@@ -249,9 +277,9 @@ def _overlap(
     part = stream.parts[j]
     if equal < min(params.min_overlap, len(part.chars), len(sk.chars)):
         return None
-    while ops and ops[0][0] != "equal":
+    while ops and ops[0][0] not in ("equal", "replace"):
         ops = ops[1:]
-    while ops and ops[-1][0] != "equal":
+    while ops and ops[-1][0] not in ("equal", "replace"):
         ops = ops[:-1]
     base = stream.starts[j]
     a0, a1 = ops[0][1], ops[-1][2]
