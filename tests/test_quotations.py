@@ -1,0 +1,93 @@
+"""Quotations traced to their source words: verbatim, abridged, paraphrased, stitched, none."""
+
+from __future__ import annotations
+
+from kg.nlp.quotations import Source, SourceIndex, source_kinds, trace
+
+# one block of 敖继公's own words on the passage commented on, one elsewhere in the chapter
+NEAR = Source(
+    "near",
+    "射布而曰侯者王朝射之以威不寧侯遂以名之也諸侯以下則因其名而不改與下綱謂已繫者也其上綱亦然皆以布為之"
+    "綱不及地武則下个亦然",
+    "aojigong",
+    "own",
+    near=True,
+)
+FAR = Source(
+    "far",
+    "縣不近階者權移於此宜辟東縣之正位也大射東縣在阼階之東縣謂縣鐘磬與鑮於筍簴也",
+    "aojigong",
+    "own",
+)
+SOURCES = [NEAR, FAR]
+
+
+def found(text: str, sources: list[Source] = SOURCES) -> list[tuple[str, str, str, str]]:
+    return [
+        (q.source.key, text[q.quoted[0] : q.quoted[1]], q.source_text, q.fidelity)
+        for q in trace(text, sources)
+    ]
+
+
+def test_verbatim_in_other_characters() -> None:
+    text = "射布而曰侯者王朝射之以威不宁侯遂以名之也"
+    assert found(text) == [("near", text, "射布而曰侯者王朝射之以威不寧侯遂以名之也", "verbatim")]
+    (q,) = trace(text, SOURCES)
+    assert q.similarity == 1.0
+    assert NEAR.text[q.source_span[0] : q.source_span[1]] == q.source_text
+
+
+def test_abridged_keeps_the_source_words_in_order() -> None:
+    text = "射布而曰侯者王朝射之以威不宁侯也诸侯以下因其名而不改"
+    ((key, quoted, source, fidelity),) = found(text)
+    assert (key, fidelity) == ("near", "abridged")
+    assert quoted == text
+    assert source == "射布而曰侯者王朝射之以威不寧侯遂以名之也諸侯以下則因其名而不改"
+
+
+def test_paraphrase_is_similar_but_not_the_words_in_order() -> None:
+    text = "王朝射布以威不宁之侯故名之曰侯诸侯以下因而不改其名"
+    ((key, _, _, fidelity),) = found(text)
+    assert (key, fidelity) == ("near", "paraphrase")
+    (q,) = trace(text, SOURCES)
+    assert 0.4 <= q.similarity < 0.9
+
+
+def test_stitched_from_two_separate_source_sentences_is_two_quotations() -> None:
+    first, second = "射布而曰侯者王朝射之以威不宁侯", "县不近阶者权移于此宜辟东县之正位也"
+    got = found(first + second)
+    assert [(k, q) for k, q, _, _ in got] == [("near", first), ("far", second)]
+    assert all(f == "verbatim" for *_, f in got)
+
+
+def test_two_separate_sentences_of_one_block_are_two_quotations() -> None:
+    first = "射布而曰侯者王朝射之以威不宁侯"
+    second = "纲不及地武则下个亦然"  # the block's last sentence, far after the first
+    got = found(first + second)
+    assert [(k, q) for k, q, _, _ in got] == [("near", first), ("near", second)]
+
+
+def test_no_source_no_quotation() -> None:
+    assert found("大夫若有遵者则入门左主人降宾及众宾皆降复初位") == []
+    assert found("侯") == []
+    assert trace("射布而曰侯者", []) == []
+
+
+def test_the_near_sources_are_searched_first() -> None:
+    same = "諸侯以下則因其名而不改"
+    near = Source("n", "甲乙丙丁" + same, "aojigong", "own", near=True)
+    far = Source("f", same + "戊己庚辛", "aojigong", "own")
+    assert [q.source.key for q in trace("诸侯以下则因其名而不改", [far, near])] == ["n"]
+
+
+def test_one_index_serves_many_quotations() -> None:
+    index = SourceIndex(SOURCES)
+    assert [q.source.key for q in index.trace("縣謂縣鐘磬與鑮於筍簴也")] == ["far"]
+    assert [q.source.key for q in index.trace("下纲谓已系者也")] == ["near"]
+
+
+def test_which_blocks_hold_whose_words() -> None:
+    assert source_kinds("zhengxuan") == ("zhu",)
+    assert set(source_kinds("jiagongyan")) == {"shu", "shu-zhu"}
+    assert source_kinds("aojigong") == ("own",)
+    assert source_kinds("haojing") == ()
