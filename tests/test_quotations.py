@@ -11,7 +11,6 @@ NEAR = Source(
     "綱不及地武則下个亦然",
     "aojigong",
     "own",
-    near=True,
 )
 FAR = Source(
     "far",
@@ -25,7 +24,7 @@ SOURCES = [NEAR, FAR]
 def found(text: str, sources: list[Source] = SOURCES) -> list[tuple[str, str, str, str]]:
     return [
         (q.source.key, text[q.quoted[0] : q.quoted[1]], q.source_text, q.fidelity)
-        for q in trace(text, sources)
+        for q in trace(text, sources, near={"near"})
     ]
 
 
@@ -75,9 +74,10 @@ def test_no_source_no_quotation() -> None:
 
 def test_the_near_sources_are_searched_first() -> None:
     same = "諸侯以下則因其名而不改"
-    near = Source("n", "甲乙丙丁" + same, "aojigong", "own", near=True)
+    near = Source("n", "甲乙丙丁" + same, "aojigong", "own")
     far = Source("f", same + "戊己庚辛", "aojigong", "own")
-    assert [q.source.key for q in trace("诸侯以下则因其名而不改", [far, near])] == ["n"]
+    assert [q.source.key for q in trace("诸侯以下则因其名而不改", [far, near], {"n"})] == ["n"]
+    assert [q.source.key for q in trace("诸侯以下则因其名而不改", [far, near], {"f"})] == ["f"]
 
 
 def test_one_index_serves_many_quotations() -> None:

@@ -12,7 +12,7 @@ not cover is searched again, so a quotation stitched from two separate source se
 two Quotations. Below the thresholds (``kg/nlp/patterns/quotations.toml``) there is no
 Quotation: never a forced match.
 
->>> src = [Source("s1", "主人戒賓告之以射事也出迎出門也", "zhengxuan", "zhu", near=True)]
+>>> src = [Source("s1", "主人戒賓告之以射事也出迎出門也", "zhengxuan", "zhu")]
 >>> [(q.fidelity, q.source_text) for q in trace("戒賓告之以射事也", src)]
 [('verbatim', '戒賓告之以射事也')]
 >>> [(q.fidelity, q.source_text) for q in trace("主人戒賓告以射事出迎出門也", src)]
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import tomllib
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -75,7 +75,6 @@ class Source:
     text: str  # original characters
     voice: str
     kind: str
-    near: bool = False  # on a passage parallel to the one the opinion comments on
 
 
 @dataclass(frozen=True)
@@ -117,21 +116,26 @@ class SourceIndex:
         self.skeletons = [Skeleton.of(s.text) for s in self.sources]
         n = self.params.seed
         self.index: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        self._near: set[int] = set()
         for i, sk in enumerate(self.skeletons):
             for k in range(len(sk.chars) - n + 1):
                 self.index[sk.chars[k : k + n]].append((i, k))
 
-    def trace(self, text: str) -> list[Quotation]:
+    def trace(self, text: str, near: Collection[object] = ()) -> list[Quotation]:
         """The quotations ``text`` (the quoted words, original characters) makes of these
-        sources, in the order of the text; offsets are into ``text``."""
+        sources, in the order of the text; offsets are into ``text``. Sources whose key is in
+        ``near`` (the blocks on the parallel passages) are searched first."""
         q = Skeleton.of(text)
+        self._near = {i for i, s in enumerate(self.sources) if s.key in near}
         pieces: list[_Piece] = []
         todo = [(0, len(q.chars))]
         while todo:
             a, b = todo.pop()
             if b - a < self.params.min_quote:
                 continue
-            found = self._search(q.chars, a, b, near=True) or self._search(q.chars, a, b)
+            found = (self._near and self._search(q.chars, a, b, near=True)) or self._search(
+                q.chars, a, b
+            )
             if not found:
                 continue
             pieces.extend(found)
@@ -154,7 +158,7 @@ class SourceIndex:
         hits: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for k in range(a, b - n + 1):
             for i, pos in self.index.get(q[k : k + n], ()):
-                if not near or self.sources[i].near:
+                if not near or i in self._near:
                     hits[i].append((pos, k))
         found = []
         for i, hs in hits.items():
@@ -202,9 +206,14 @@ class SourceIndex:
         )
 
 
-def trace(text: str, sources: Sequence[Source], params: Params | None = None) -> list[Quotation]:
-    """``SourceIndex(sources).trace(text)``: for one quotation and a few sources."""
-    return SourceIndex(sources, params).trace(text)
+def trace(
+    text: str,
+    sources: Sequence[Source],
+    near: Collection[object] = (),
+    params: Params | None = None,
+) -> list[Quotation]:
+    """``SourceIndex(sources).trace(text, near)``: for one quotation and a few sources."""
+    return SourceIndex(sources, params).trace(text, near)
 
 
 def _extended(

@@ -1,0 +1,233 @@
+"""The tradition linked to the book → quads: parallels of the classic, traced quotations.
+
+``TraditionLinker`` holds the passages and blocks of the source works (``LinkChapter``, with
+the IRIs kg.rdf.tradition gave them) and, for each chapter of the book as a build emits it,
+yields
+
+- ``lj:parallel`` (both directions) and an ``lj:Parallel`` node per overlap of 经文
+  (kg.text.parallels): the shared stretch's offsets in both passages, its similarity, and the
+  ``lj:ClassicVariant``s inside it — graph ``parallels``; the works are also paired with each
+  other (``between_works``);
+- for each opinion of the book that quotes or reports a commentator the sources hold
+  (kg/nlp/patterns/quotations.toml), its ``lj:Quotation``s (kg.nlp.quotations): the source
+  block (``lj:quotedFrom``), the source's words used and their offsets there, the quoted span
+  in the opinion, fidelity and similarity — graph ``quotations``. An opinion with no source
+  found gets none and is counted (``untraced quotations``).
+
+IRIs: ``<from passage>/par/<work slug>/<n>`` a parallel, ``…/v<k>`` its variants;
+``<opinion>/quote<n>`` a quotation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rdflib import RDF, RDFS, URIRef
+from rdflib.namespace import XSD
+
+from kg.nlp.quotations import Quotation, Source, SourceIndex, source_kinds
+from kg.nlp.voices import Voice, split_voices
+from kg.rdf.iris import Minter
+from kg.rdf.namespaces import LJ, PERSON, PROV
+from kg.rdf.terms import Lit, Quad, integer, zh
+from kg.text.normalize import normalize
+from kg.text.parallels import Overlap, find_parallels
+
+
+@dataclass(frozen=True)
+class LinkBlock:
+    """A commentary block as emitted: its IRI, text (original characters), voice, kind."""
+
+    iri: URIRef
+    text: str
+    voice: str = ""
+    kind: str = ""
+
+
+@dataclass
+class LinkPassage:
+    iri: URIRef
+    text: str
+    blocks: list[LinkBlock] = field(default_factory=list)
+
+
+@dataclass
+class LinkChapter:
+    """One chapter of a work (the book or a source work), its passages in reading order."""
+
+    work: str  # slug of the work
+    rite: str | None
+    passages: list[LinkPassage] = field(default_factory=list)
+
+
+def decimal(x: float) -> Lit:
+    return Lit(f"{x:.3f}", None, str(XSD.decimal))
+
+
+class TraditionLinker:
+    """Links each chapter of the book, as it is emitted, to the source works' chapters."""
+
+    def __init__(self, minter: Minter, works: Sequence[LinkChapter]) -> None:
+        self.minter = minter
+        self.works = list(works)
+        self.parallels_graph = minter.graph("parallels")
+        self.quotations_graph = minter.graph("quotations")
+        self.stats: dict[str, int] = {}
+        self.names: Mapping[str, str] = {}  # speakers a census found (kg.nlp.new_voices)
+
+    def count(self, what: str, n: int = 1) -> None:
+        self.stats[what] = self.stats.get(what, 0) + n
+
+    def _same_rite(self, rite: str | None, work: str | None = None) -> list[LinkChapter]:
+        return [c for c in self.works if c.rite == rite and rite and c.work != work]
+
+    # -- the classic ----------------------------------------------------------------------------
+
+    def chapter(self, book: LinkChapter) -> Iterator[Quad]:
+        """Parallels and quotations of one chapter of the book."""
+        theirs = self._same_rite(book.rite, book.work)
+        near: dict[URIRef, set[URIRef]] = {p.iri: set() for p in book.passages}
+        for work in sorted({c.work for c in theirs}):
+            passages = self._passages(work, book.rite or "")
+            found = find_parallels([p.text for p in book.passages], [p.text for p in passages])
+            hit = {o.here for o in found}
+            self.count(f"passages without a parallel in {work}", len(book.passages) - len(hit))
+            yield from self.parallels(book.passages, passages, found, work)
+            for o in found:
+                near[book.passages[o.here].iri].update(b.iri for b in passages[o.there].blocks)
+        yield from self.quotations(book, theirs, near)
+
+    def between_works(self) -> Iterator[Quad]:
+        """Parallels between the source works themselves, chapter by chapter."""
+        slugs = sorted({c.work for c in self.works})
+        for i, a in enumerate(slugs):
+            for b in slugs[i + 1 :]:
+                for rite in sorted({c.rite for c in self.works if c.work == a and c.rite}):
+                    ours = self._passages(a, rite)
+                    theirs = self._passages(b, rite)
+                    if ours and theirs:
+                        found = find_parallels([p.text for p in ours], [p.text for p in theirs])
+                        yield from self.parallels(ours, theirs, found, b)
+
+    def _passages(self, work: str, rite: str) -> list[LinkPassage]:
+        return [p for c in self.works if c.work == work and c.rite == rite for p in c.passages]
+
+    def parallels(
+        self,
+        ours: Sequence[LinkPassage],
+        theirs: Sequence[LinkPassage],
+        found: Sequence[Overlap],
+        work: str,
+    ) -> Iterator[Quad]:
+        g = self.parallels_graph
+        seen: dict[URIRef, int] = {}
+        for o in found:
+            a, b = ours[o.here].iri, theirs[o.there].iri
+            seen[a] = seen.get(a, 0) + 1
+            node = self.minter.child(a, f"par/{work}/{seen[a]}")
+            yield a, LJ.parallel, b, g
+            yield b, LJ.parallel, a, g
+            yield a, LJ.hasParallel, node, g
+            yield b, LJ.hasParallel, node, g
+            yield node, RDF.type, LJ.Parallel, g
+            yield node, LJ.fromPassage, a, g
+            yield node, LJ.toPassage, b, g
+            yield from self.spans(node, o.here_span, o.there_span)
+            yield node, LJ.similarity, decimal(o.similarity), g
+            text = ours[o.here].text[o.here_span[0] : o.here_span[1]]
+            yield node, RDFS.label, zh(_short(text)), g
+            self.count("parallels")
+            for k, v in enumerate(o.variants, 1):
+                vnode = self.minter.child(node, f"v{k}")
+                yield node, LJ.hasVariant, vnode, g
+                yield vnode, RDF.type, LJ.ClassicVariant, g
+                yield vnode, LJ.fromText, zh(v.here_text), g
+                yield vnode, LJ.toText, zh(v.there_text), g
+                yield from self.spans(vnode, v.here_span, v.there_span)
+                yield vnode, RDFS.label, zh(f"{v.here_text or '—'}／{v.there_text or '—'}"), g
+                self.count("classic variants")
+
+    def spans(self, node: URIRef, here: tuple[int, int], there: tuple[int, int]) -> Iterator[Quad]:
+        g = self.parallels_graph
+        yield node, LJ.fromCharStart, integer(here[0]), g
+        yield node, LJ.fromCharEnd, integer(here[1]), g
+        yield node, LJ.toCharStart, integer(there[0]), g
+        yield node, LJ.toCharEnd, integer(there[1]), g
+
+    # -- quotations -----------------------------------------------------------------------------
+
+    def quotations(
+        self, book: LinkChapter, theirs: Sequence[LinkChapter], near: dict[URIRef, set[URIRef]]
+    ) -> Iterator[Quad]:
+        indexes: dict[str, SourceIndex] = {}
+        for p in book.passages:
+            for block in p.blocks:
+                voices = split_voices(block.text, self.names)
+                for i, v in enumerate(voices, 1):
+                    quoted = quoted_span(v)
+                    if quoted is None:
+                        continue
+                    speaker, (a, b) = quoted
+                    if speaker not in indexes:
+                        indexes[speaker] = SourceIndex(_sources(theirs, speaker))
+                    found = indexes[speaker].trace(block.text[a:b], near[p.iri])
+                    opinion = self.minter.child(block.iri, f"o{i}")
+                    yield from self.opinion(opinion, speaker, v, a, block.text[a:b], found)
+
+    def opinion(
+        self, opinion: URIRef, speaker: str, v: Voice, at: int, text: str, found: list[Quotation]
+    ) -> Iterator[Quad]:
+        """The quotations of one opinion; ``at`` is where the quoted words start in the block
+        (offsets in the opinion's own lj:text start at ``v.start``)."""
+        g = self.quotations_graph
+        self.count("quoting opinions")
+        if not found:
+            self.count("untraced quotations")
+            return
+        person = self.minter.vocab(PERSON[speaker])
+        for n, q in enumerate(found, 1):
+            node = self.minter.child(opinion, f"quote{n}")
+            start = at - v.start + q.quoted[0]
+            end = at - v.start + q.quoted[1]
+            yield opinion, LJ.hasQuotation, node, g
+            yield node, RDF.type, LJ.Quotation, g
+            yield node, LJ.quotedFrom, q.source.key, g  # type: ignore[misc]
+            yield node, PROV.wasAttributedTo, person, g
+            yield node, LJ.sourceText, zh(q.source_text), g
+            yield node, LJ.sourceCharStart, integer(q.source_span[0]), g
+            yield node, LJ.sourceCharEnd, integer(q.source_span[1]), g
+            yield node, LJ.quotedCharStart, integer(start), g
+            yield node, LJ.quotedCharEnd, integer(end), g
+            yield node, LJ.quotedWords, zh(text[q.quoted[0] : q.quoted[1]]), g
+            yield node, LJ.fidelity, Lit(q.fidelity), g
+            yield node, LJ.similarity, decimal(q.similarity), g
+            yield node, RDFS.label, zh(_short(text[q.quoted[0] : q.quoted[1]])), g
+            self.count("quotations")
+            self.count(f"quotations {q.fidelity}")
+
+
+def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
+    """Whose words an opinion gives and where they stand in the block: a quote's body
+    (郑康成曰 …), a report's view (敖氏谓 …); None for a speaker the sources do not hold."""
+    if v.kind == "quote" and source_kinds(v.speaker) and v.end > v.body_start:
+        return v.speaker, (v.body_start, v.end)
+    if v.kind == "report" and v.reports and source_kinds(v.reports) and v.view:
+        return v.reports, v.view
+    return None
+
+
+def _sources(chapters: Sequence[LinkChapter], speaker: str) -> list[Source]:
+    kinds = source_kinds(speaker)
+    return [
+        Source(b.iri, b.text, b.voice, b.kind)
+        for c in chapters
+        for p in c.passages
+        for b in p.blocks
+        if b.voice == speaker and b.kind in kinds
+    ]
+
+
+def _short(text: str, n: int = 16) -> str:
+    text = normalize(text)
+    return text if len(text) <= n else text[:n] + "…"
