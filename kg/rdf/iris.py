@@ -13,6 +13,10 @@ Under the base (default ``https://w3id.org/lijing/id/``):
 - ``…/c1`` the n-th commentary block on a unit, ``…/n1`` its n-th inline note,
   ``…/c1/o2`` the second opinion of a block, ``…/w/<source>`` a witness reading
 - ``source/<file stem>`` a source document; ``graph/<layer>`` a named graph
+- a work of the tradition read beside the book (kg/rdf/tradition.py) under its own slug,
+  never merged with the book: ``yilizhushu`` the work, ``yilizhushu/tiyao`` its abstract,
+  ``yilizhushu/juan/1``, ``yilizhushu/shiguanli`` a chapter, then sections, ``…/p/<key>``
+  passages and ``…/c1`` blocks as in the book (``…/c1/o1`` a block's one opinion)
 - vocabularies: ``rite/…`` (also a rite minted from a chapter title the vocabulary lacks),
   ``person/…``, ``role/…``, ``object/…``, ``place/…`` …
 
@@ -58,6 +62,16 @@ class Minter:
 
     def work(self) -> URIRef:
         return self.iri(SLUG)
+
+    def work_of(self, slug: str) -> URIRef:
+        """A work of the tradition (its ``WorkInfo.slug``); the book is ``work()``."""
+        return self.iri(slug)
+
+    def work_juan(self, work: URIRef, number: int | None, fallback: str) -> URIRef:
+        return URIRef(f"{work}/juan/{number if number is not None else 'unknown-' + fallback}")
+
+    def work_chapter(self, work: URIRef, slug: str) -> URIRef:
+        return URIRef(f"{work}/{slug}")
 
     def abstract(self) -> URIRef:
         return self.iri(f"{SLUG}/tiyao")

@@ -156,6 +156,11 @@ class LJ(DefinedNamespace):
     termStart: URIRef  # Offset of the glossed term in the block's text
     variantReading: URIRef  # The reading another edition has
 
+    # works of the tradition (仪礼注疏, 仪礼集说 …) read beside the book
+    blockKind: URIRef  # What a commentary block of a tradition work is (zhu, yinyi, shu …)
+    citedAs: URIRef  # The cited-work concept that names this work
+    quotes: URIRef  # The commentator an opinion of a tradition work quotes (注曰 → 郑玄)
+
     # the tradition: the classic across works, quotations traced to their sources
     ClassicVariant: URIRef  # Where two works read the classic differently beyond variants
     Parallel: URIRef  # One overlap of the classic between passages of two works

@@ -109,6 +109,7 @@ class TChapter:
 @dataclass
 class TJuan:
     number: int | None = None
+    label: str | None = None  # as printed: 卷五上 (the parts of a juan share its number)
     open_span: tuple[int, int] | None = None
     chapters: list[TChapter] = field(default_factory=list)
     kaozheng: list[Block] = field(default_factory=list)  # 注疏: the 考證 at the juan's end
