@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kg.nlp.quotations import Source, SourceIndex, source_kinds, trace
+from kg.nlp.quotations import Source, SourceIndex, tier_of, trace
 
 # one block of 敖继公's own words on the passage commented on, one elsewhere in the chapter
 NEAR = Source(
@@ -86,8 +86,18 @@ def test_one_index_serves_many_quotations() -> None:
     assert [q.source.key for q in index.trace("下纲谓已系者也")] == ["near"]
 
 
-def test_which_blocks_hold_whose_words() -> None:
-    assert source_kinds("zhengxuan") == ("zhu",)
-    assert set(source_kinds("jiagongyan")) == {"shu", "shu-zhu"}
-    assert source_kinds("aojigong") == ("own",)
-    assert source_kinds("haojing") == ()
+def test_which_blocks_hold_whose_words_in_which_order() -> None:
+    assert tier_of("zhengxuan", "zhengxuan", "zhu") == 0
+    assert tier_of("zhengxuan", "jiagongyan", "shu") > tier_of("zhengxuan", "zhengxuan", "zhu")
+    assert tier_of("jiagongyan", "jiagongyan", "shu-zhu") == 0
+    assert tier_of("aojigong", "aojigong", "own") == 0
+    assert tier_of("aojigong", "zhengxuan", "zhu") is None
+    assert tier_of("haojing", "haojing", "own") is None
+
+
+def test_a_later_tier_only_for_what_the_first_lacks() -> None:
+    zhu = Source("zhu", "主人州長也戒猶警也", "zhengxuan", "zhu")
+    shu = Source("shu", "州長將射先戒賓之事禮同鄉飲酒也主人州長也", "jiagongyan", "shu")
+    index = SourceIndex([shu, zhu], "zhengxuan")
+    got = index.trace("主人州长也戒犹警也州长将射先戒宾之事")
+    assert [q.source.key for q in got] == ["zhu", "shu"]

@@ -54,8 +54,19 @@ class Params:
 
 
 @dataclass(frozen=True)
+class Tier:
+    """Blocks that may hold a speaker's words: of this voice ("*": any) and these kinds."""
+
+    voice: str
+    kinds: tuple[str, ...]
+
+    def holds(self, voice: str, kind: str) -> bool:
+        return self.voice in ("*", voice) and kind in self.kinds
+
+
+@dataclass(frozen=True)
 class Config:
-    sources: dict[str, tuple[str, ...]]  # speaker → the block kinds that hold his words
+    sources: dict[str, tuple[Tier, ...]]  # speaker → where his words are looked for, in order
     params: Params
 
 
@@ -63,7 +74,10 @@ class Config:
 def load_config(path: Path = CONFIG) -> Config:
     with path.open("rb") as f:
         data = tomllib.load(f)
-    sources = {k: tuple(v) for k, v in data.get("sources", {}).items()}
+    sources = {
+        speaker: tuple(Tier(t["voice"], tuple(t["kinds"])) for t in tiers)
+        for speaker, tiers in data.get("sources", {}).items()
+    }
     return Config(sources, Params(**data.get("params", {})))
 
 
@@ -102,21 +116,33 @@ class _Piece:
     matched: int
 
 
-def source_kinds(speaker: str) -> tuple[str, ...]:
-    """The block kinds that can hold ``speaker``'s words (none: he is not traced)."""
+def tiers(speaker: str) -> tuple[Tier, ...]:
+    """Where ``speaker``'s words are looked for, in order (none: he is not traced)."""
     return load_config().sources.get(speaker, ())
 
 
-class SourceIndex:
-    """The sources of one chapter for one speaker, their seeds indexed once."""
+def tier_of(speaker: str, voice: str, kind: str) -> int | None:
+    """The first tier of ``speaker``'s that a block of this voice and kind is in."""
+    return next((i for i, t in enumerate(tiers(speaker)) if t.holds(voice, kind)), None)
 
-    def __init__(self, sources: Sequence[Source], params: Params | None = None) -> None:
+
+class SourceIndex:
+    """The sources of one chapter for one speaker, their seeds indexed once; ``speaker``
+    orders them in tiers (none: one tier)."""
+
+    def __init__(
+        self, sources: Sequence[Source], speaker: str | None = None, params: Params | None = None
+    ) -> None:
         self.params = params or load_config().params
         self.sources = list(sources)
+        ranks = [tier_of(speaker, s.voice, s.kind) if speaker else 0 for s in self.sources]
+        self.tiers = [
+            {i for i, r in enumerate(ranks) if r == t}
+            for t in sorted({r for r in ranks if r is not None})
+        ]
         self.skeletons = [Skeleton.of(s.text) for s in self.sources]
         n = self.params.seed
         self.index: dict[str, list[tuple[int, int]]] = defaultdict(list)
-        self._near: set[int] = set()
         for i, sk in enumerate(self.skeletons):
             for k in range(len(sk.chars) - n + 1):
                 self.index[sk.chars[k : k + n]].append((i, k))
@@ -126,15 +152,16 @@ class SourceIndex:
         sources, in the order of the text; offsets are into ``text``. Sources whose key is in
         ``near`` (the blocks on the parallel passages) are searched first."""
         q = Skeleton.of(text)
-        self._near = {i for i, s in enumerate(self.sources) if s.key in near}
+        close = {i for i, s in enumerate(self.sources) if s.key in near}
+        scopes = [scope for t in self.tiers for scope in (t & close, t) if scope]
         pieces: list[_Piece] = []
         todo = [(0, len(q.chars))]
         while todo:
             a, b = todo.pop()
             if b - a < self.params.min_quote:
                 continue
-            found = (self._near and self._search(q.chars, a, b, near=True)) or self._search(
-                q.chars, a, b
+            found = next(
+                (got for scope in scopes if (got := self._search(q.chars, a, b, scope))), []
             )
             if not found:
                 continue
@@ -143,22 +170,22 @@ class SourceIndex:
         pieces = _join(sorted(pieces, key=lambda p: p.q0), self.params)
         return [self._quotation(q, p) for p in pieces]
 
-    def _search(self, q: str, a: int, b: int, near: bool = False) -> list[_Piece]:
-        """The best candidate's pieces for q[a:b] (in ``near`` sources only, if asked)."""
+    def _search(self, q: str, a: int, b: int, scope: set[int]) -> list[_Piece]:
+        """The best candidate's pieces for q[a:b] among the sources in ``scope``."""
         best: list[_Piece] = []
-        for src, s0, s1 in self._candidates(q, a, b, near):
+        for src, s0, s1 in self._candidates(q, a, b, scope):
             got = self._align(q, a, b, src, s0, s1)
             if sum(p.matched for p in got) > sum(p.matched for p in best):
                 best = got
         return best
 
-    def _candidates(self, q: str, a: int, b: int, near: bool) -> list[tuple[int, int, int]]:
+    def _candidates(self, q: str, a: int, b: int, scope: set[int]) -> list[tuple[int, int, int]]:
         """Stretches of a source where seeds of q[a:b] gather, the most seeds first."""
         n, p = self.params.seed, self.params
         hits: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for k in range(a, b - n + 1):
             for i, pos in self.index.get(q[k : k + n], ()):
-                if not near or i in self._near:
+                if i in scope:
                     hits[i].append((pos, k))
         found = []
         for i, hs in hits.items():
@@ -212,8 +239,9 @@ def trace(
     near: Collection[object] = (),
     params: Params | None = None,
 ) -> list[Quotation]:
-    """``SourceIndex(sources).trace(text, near)``: for one quotation and a few sources."""
-    return SourceIndex(sources, params).trace(text, near)
+    """``SourceIndex(sources).trace(text, near)``: for one quotation and a few sources (all
+    in one tier)."""
+    return SourceIndex(sources, params=params).trace(text, near)
 
 
 def _extended(

@@ -20,19 +20,22 @@ IRIs: ``<from passage>/par/<work slug>/<n>`` a parallel, ``…/v<k>`` its varian
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import XSD
 
-from kg.nlp.quotations import Quotation, Source, SourceIndex, source_kinds
+from kg.nlp.quotations import Quotation, Source, SourceIndex, tier_of, tiers
 from kg.nlp.voices import Voice, split_voices
-from kg.rdf.iris import Minter
+from kg.rdf.iris import SLUG, Minter
 from kg.rdf.namespaces import LJ, PERSON, PROV
 from kg.rdf.terms import Lit, Quad, integer, zh
+from kg.text.align import Corpus
 from kg.text.normalize import normalize
 from kg.text.parallels import Overlap, find_parallels
+from kg.text.tradition import Block, WorkDocument
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,23 @@ class LinkChapter:
     passages: list[LinkPassage] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Traced:
+    """An opinion of the book that gives a source commentator's words, and what was found."""
+
+    block: LinkBlock
+    order: int  # the opinion's place in the block (its IRI: <block>/o<order>)
+    voice: Voice
+    speaker: str  # whose words: the quoted, or the reported, commentator
+    start: int  # the quoted words' span in the block's text
+    end: int
+    found: list[Quotation]
+
+    @property
+    def text(self) -> str:
+        return self.block.text[self.start : self.end]
+
+
 def decimal(x: float) -> Lit:
     return Lit(f"{x:.3f}", None, str(XSD.decimal))
 
@@ -79,6 +99,11 @@ class TraditionLinker:
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
 
+    def part(self, corpus: Corpus, iris: Mapping[int, URIRef]) -> Iterator[Quad]:
+        """Every chapter of one part of the book, just emitted (``iris``: its units' IRIs)."""
+        for chapter in book_chapters(corpus, iris, SLUG):
+            yield from self.chapter(chapter)
+
     def _same_rite(self, rite: str | None, work: str | None = None) -> list[LinkChapter]:
         return [c for c in self.works if c.rite == rite and rite and c.work != work]
 
@@ -86,17 +111,44 @@ class TraditionLinker:
 
     def chapter(self, book: LinkChapter) -> Iterator[Quad]:
         """Parallels and quotations of one chapter of the book."""
-        theirs = self._same_rite(book.rite, book.work)
-        near: dict[URIRef, set[URIRef]] = {p.iri: set() for p in book.passages}
-        for work in sorted({c.work for c in theirs}):
-            passages = self._passages(work, book.rite or "")
-            found = find_parallels([p.text for p in book.passages], [p.text for p in passages])
+        near: dict[object, set[object]] = {p.iri: set() for p in book.passages}
+        for work, passages, found in self.overlaps(book):
             hit = {o.here for o in found}
-            self.count(f"passages without a parallel in {work}", len(book.passages) - len(hit))
+            missed = [i for i, p in enumerate(book.passages) if p.text and i not in hit]
+            self.count(f"passages without a parallel in {work}", len(missed))
             yield from self.parallels(book.passages, passages, found, work)
             for o in found:
                 near[book.passages[o.here].iri].update(b.iri for b in passages[o.there].blocks)
-        yield from self.quotations(book, theirs, near)
+        for t in self.traced(book, near):
+            yield from self.opinion(t)
+
+    def overlaps(self, book: LinkChapter) -> Iterator[tuple[str, list[LinkPassage], list[Overlap]]]:
+        """Per other work with this chapter's rite: its passages and their overlaps with ours."""
+        theirs = self._same_rite(book.rite, book.work)
+        for work in sorted({c.work for c in theirs}):
+            passages = self._passages(work, book.rite or "")
+            yield (
+                work,
+                passages,
+                find_parallels([p.text for p in book.passages], [p.text for p in passages]),
+            )
+
+    def traced(self, book: LinkChapter, near: Mapping[object, set[object]]) -> Iterator[Traced]:
+        """Each quoting opinion of the chapter with the quotations found for it (the blocks
+        on a passage's parallels, ``near``, searched first)."""
+        theirs = self._same_rite(book.rite, book.work)
+        indexes: dict[str, SourceIndex] = {}
+        for p in book.passages:
+            for block in p.blocks:
+                for i, v in enumerate(split_voices(block.text, self.names), 1):
+                    quoted = quoted_span(v)
+                    if quoted is None:
+                        continue
+                    speaker, (a, b) = quoted
+                    if speaker not in indexes:
+                        indexes[speaker] = SourceIndex(_sources(theirs, speaker), speaker)
+                    found = indexes[speaker].trace(block.text[a:b], near.get(p.iri, ()))
+                    yield Traced(block, i, v, speaker, a, b, found)
 
     def between_works(self) -> Iterator[Quad]:
         """Parallels between the source works themselves, chapter by chapter."""
@@ -157,33 +209,16 @@ class TraditionLinker:
 
     # -- quotations -----------------------------------------------------------------------------
 
-    def quotations(
-        self, book: LinkChapter, theirs: Sequence[LinkChapter], near: dict[URIRef, set[URIRef]]
-    ) -> Iterator[Quad]:
-        indexes: dict[str, SourceIndex] = {}
-        for p in book.passages:
-            for block in p.blocks:
-                voices = split_voices(block.text, self.names)
-                for i, v in enumerate(voices, 1):
-                    quoted = quoted_span(v)
-                    if quoted is None:
-                        continue
-                    speaker, (a, b) = quoted
-                    if speaker not in indexes:
-                        indexes[speaker] = SourceIndex(_sources(theirs, speaker))
-                    found = indexes[speaker].trace(block.text[a:b], near[p.iri])
-                    opinion = self.minter.child(block.iri, f"o{i}")
-                    yield from self.opinion(opinion, speaker, v, a, block.text[a:b], found)
-
-    def opinion(
-        self, opinion: URIRef, speaker: str, v: Voice, at: int, text: str, found: list[Quotation]
-    ) -> Iterator[Quad]:
-        """The quotations of one opinion; ``at`` is where the quoted words start in the block
-        (offsets in the opinion's own lj:text start at ``v.start``)."""
+    def opinion(self, t: Traced) -> Iterator[Quad]:
+        """The quotations of one opinion (offsets in the opinion's own lj:text start at the
+        voice's start)."""
         g = self.quotations_graph
+        opinion = self.minter.child(t.block.iri, f"o{t.order}")
+        speaker, v, at, found, text = t.speaker, t.voice, t.start, t.found, t.text
         self.count("quoting opinions")
         if not found:
             self.count("untraced quotations")
+            self.count(f"untraced quotations of {speaker}")
             return
         person = self.minter.vocab(PERSON[speaker])
         for n, q in enumerate(found, 1):
@@ -207,24 +242,82 @@ class TraditionLinker:
             self.count(f"quotations {q.fidelity}")
 
 
+# -- what the linker is given --------------------------------------------------------------
+
+
+def work_chapters(
+    docs: Iterable[WorkDocument], iri_of: Callable[[Any], URIRef | None]
+) -> list[LinkChapter]:
+    """The source works' chapters, with the IRIs their emitter gave passages and blocks
+    (kg.rdf.tradition.TraditionEmitter.iri_of); a chapter preface's blocks are a passage with
+    no 经文 (searched for quotations, never parallel)."""
+    out = []
+    for doc in docs:
+        for ch in doc.chapters():
+            chapter = LinkChapter(doc.work.slug, ch.rite)
+            preface = _link_blocks(ch.preface, iri_of)
+            if preface:
+                chapter.passages.append(LinkPassage(preface[0].iri, "", preface))
+            for p in ch.passages():
+                iri = iri_of(p)
+                if iri is not None:
+                    chapter.passages.append(
+                        LinkPassage(iri, p.text, _link_blocks(p.blocks, iri_of))
+                    )
+            out.append(chapter)
+    return out
+
+
+def _link_blocks(
+    blocks: Iterable[Block], iri_of: Callable[[Any], URIRef | None]
+) -> list[LinkBlock]:
+    out = []
+    for b in blocks:
+        iri = iri_of(b)
+        if iri is not None:
+            out.append(LinkBlock(iri, b.text, b.voice, b.kind))
+    return out
+
+
+def book_chapters(corpus: Corpus, iris: Mapping[int, URIRef], work: str) -> list[LinkChapter]:
+    """The book's chapters as emitted (``iris``: id(unit) → IRI, kg.rdf.emit.Emitter's):
+    passages and records with their commentary blocks, and the chapter prefaces as a passage
+    with no 经文."""
+    out = []
+    for ch in corpus.chapters():
+        chapter = LinkChapter(work, ch.rite)
+        prefaces = [LinkBlock(iris[id(u)], u.canonical.text) for u in ch.prefaces if id(u) in iris]
+        if prefaces:
+            chapter.passages.append(LinkPassage(prefaces[0].iri, "", prefaces))
+        for s in ch.sections:
+            for u in (*s.passages, *s.records):
+                if id(u) not in iris:
+                    continue
+                blocks = [
+                    LinkBlock(iris[id(b)], b.canonical.text) for b in u.commentary if id(b) in iris
+                ]
+                chapter.passages.append(LinkPassage(iris[id(u)], u.canonical.text, blocks))
+        out.append(chapter)
+    return out
+
+
 def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
     """Whose words an opinion gives and where they stand in the block: a quote's body
     (郑康成曰 …), a report's view (敖氏谓 …); None for a speaker the sources do not hold."""
-    if v.kind == "quote" and source_kinds(v.speaker) and v.end > v.body_start:
+    if v.kind == "quote" and tiers(v.speaker) and v.end > v.body_start:
         return v.speaker, (v.body_start, v.end)
-    if v.kind == "report" and v.reports and source_kinds(v.reports) and v.view:
+    if v.kind == "report" and v.reports and tiers(v.reports) and v.view:
         return v.reports, v.view
     return None
 
 
 def _sources(chapters: Sequence[LinkChapter], speaker: str) -> list[Source]:
-    kinds = source_kinds(speaker)
     return [
         Source(b.iri, b.text, b.voice, b.kind)
         for c in chapters
         for p in c.passages
         for b in p.blocks
-        if b.voice == speaker and b.kind in kinds
+        if tier_of(speaker, b.voice, b.kind) is not None
     ]
 
 
