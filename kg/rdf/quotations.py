@@ -111,15 +111,13 @@ class TraditionLinker:
 
     def chapter(self, book: LinkChapter) -> Iterator[Quad]:
         """Parallels and quotations of one chapter of the book."""
-        near: dict[object, set[object]] = {p.iri: set() for p in book.passages}
-        for work, passages, found in self.overlaps(book):
+        overlaps = list(self.overlaps(book))
+        for work, passages, found in overlaps:
             hit = {o.here for o in found}
             missed = [i for i, p in enumerate(book.passages) if p.text and i not in hit]
             self.count(f"passages without a parallel in {work}", len(missed))
             yield from self.parallels(book.passages, passages, found, work)
-            for o in found:
-                near[book.passages[o.here].iri].update(b.iri for b in passages[o.there].blocks)
-        for t in self.traced(book, near):
+        for t in self.traced(book, near_blocks(book, overlaps)):
             yield from self.opinion(t)
 
     def overlaps(self, book: LinkChapter) -> Iterator[tuple[str, list[LinkPassage], list[Overlap]]]:
@@ -299,6 +297,17 @@ def book_chapters(corpus: Corpus, iris: Mapping[int, URIRef], work: str) -> list
                 chapter.passages.append(LinkPassage(iris[id(u)], u.canonical.text, blocks))
         out.append(chapter)
     return out
+
+
+def near_blocks(
+    book: LinkChapter, overlaps: Iterable[tuple[str, list[LinkPassage], list[Overlap]]]
+) -> dict[object, set[object]]:
+    """Per passage of ours, the IRIs of the blocks on its parallels in the other works."""
+    near: dict[object, set[object]] = {p.iri: set() for p in book.passages}
+    for _, passages, found in overlaps:
+        for o in found:
+            near[book.passages[o.here].iri].update(b.iri for b in passages[o.there].blocks)
+    return near
 
 
 def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
