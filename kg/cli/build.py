@@ -11,15 +11,32 @@ from kg.rdf.namespaces import DEFAULT_BASE
 from kg.resources import default_sources
 
 
+class SourceType(click.ParamType):
+    """A file or folder that exists, or ``kanripo:ID`` (fetched into the cache when built)."""
+
+    name = "PATH|kanripo:ID"
+
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None):
+        if isinstance(value, str) and value.startswith("kanripo:"):
+            return value
+        return click.Path(path_type=Path, exists=True).convert(value, param, ctx)
+
+
 @click.command("build")
 @click.option(
     "--source",
     "sources",
     multiple=True,
-    type=click.Path(path_type=Path, exists=True),
-    help="File or folder to read (repeatable; default: seeds/).",
+    type=SourceType(),
+    help="File or folder to read, or kanripo:ID (repeatable; default: seeds/).",
 )
 @store_option
+@click.option(
+    "--cache",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=None,
+    help="Where kanripo: sources are cloned (default: $KG_CACHE or cache/ beside the store).",
+)
 @click.option(
     "--rdf",
     "rdf",
@@ -40,8 +57,9 @@ from kg.resources import default_sources
     help="Processes that find mentions and acts (the graph is the same for any number).",
 )
 def build(
-    sources: tuple[Path, ...],
+    sources: tuple[Path | str, ...],
     store: Path,
+    cache: Path | None,
     rdf: tuple[str, ...],
     base: str,
     encoding: str,
@@ -50,6 +68,7 @@ def build(
     jobs: int,
 ) -> None:
     """Read the sources and build the graph into the store (replacing it only on success)."""
+    from kg.build.fetch import resolve_sources
     from kg.build.run import build as run_build
     from kg.build.run import rdf_argument
     from kg.cli.output import build_progress, print_build_report
@@ -58,9 +77,10 @@ def build(
     for f in files:
         if not f.path.is_file():
             raise click.BadParameter(f"{f.path}: no such file", param_hint="--rdf")
+    paths = resolve_sources(list(sources), store, cache) if sources else default_sources()
     with build_progress(quiet) as progress:
         report = run_build(
-            list(sources) or default_sources(),
+            paths,
             store,
             base=base,
             encoding=encoding,

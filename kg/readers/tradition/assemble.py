@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kg.readers.tradition.body import Body
-from kg.readers.tradition.columns import width
+from kg.readers.tradition.columns import page_widths
 from kg.readers.tradition.conventions import Conventions
 from kg.readers.tradition.frontmatter import Front, is_front_matter
 from kg.readers.tradition.layout import KanripoFile, partition, read_lines
@@ -35,7 +35,7 @@ def read_document(path: Path, text: str, info: WorkInfo, conv: Conventions) -> W
         source=text,
         conv=conv,
         catalog=load_catalog(),
-        width=width(kf.content(), text),
+        widths=page_widths(kf.content(), [o for o, _ in kf.pages], text),
         titles=names,
     )
     front = Front(source=text, titles=names, own_voice=conv.own_voice)

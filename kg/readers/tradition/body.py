@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from kg.readers.titles import mint_slug, name_of, rite_for, title_shape
-from kg.readers.tradition.columns import columns
+from kg.readers.tradition.columns import Widths, columns
 from kg.readers.tradition.conventions import Conventions, Label
 from kg.readers.tradition.layout import KLine, Run, stream
 from kg.readers.tradition.registry import is_author_line
@@ -32,7 +32,8 @@ from kg.text.normalize import normalize
 from kg.text.numerals import parse_numeral
 from kg.text.tradition import Block, Pieced, TChapter, TJuan, TPassage, TSection
 
-_JUAN_NO = re.compile(r"第?([〇一二三四五六七八九十百]+)([上中下]?)")
+TITLE_INDENT = 2  # 集说 prints its chapter titles at 0, 注疏 at 1, 礼经本义 at 2
+_JUAN_NO = re.compile(r"第?([〇一二三四五六七八九十百]+)([^\u3000 ]*)")
 
 
 def span(ln: KLine) -> tuple[int, int]:
@@ -73,7 +74,7 @@ class Body:
     source: str
     conv: Conventions
     catalog: Catalog
-    width: int
+    widths: Widths
     titles: tuple[str, ...]  # normalized titles of the work, for its juan lines
     juans: list[TJuan] = field(default_factory=list)
     claims: list[Segment] = field(default_factory=list)
@@ -106,7 +107,7 @@ class Body:
         self.prev, self.prev_full, self.prev_indent = kind, self._full(ln), ln.indent
 
     def _full(self, ln: KLine) -> bool:
-        return columns(ln, self.source) >= self.width
+        return columns(ln, self.source) >= self.widths.at(ln.start)
 
     def _kind(self, ln: KLine) -> str:
         text = ln.text
@@ -125,11 +126,11 @@ class Body:
             return self._heading(ln)
         if deep and self.prev in ("heading", "note") and self.closed is not None:
             return self._commentary(ln, self._note_target(), "note")
+        if self._chapter_title(ln, norm):
+            return "title"
         if ln.indent == 0:
             if norm in c.corrections:
                 return self._corrections(ln)
-            if self._chapter_title(ln, norm):
-                return "title"
             return self._jing(ln, norm)
         return self._commentary(ln, None, "comm")
 
@@ -154,6 +155,7 @@ class Body:
     # -- juans and chapters -----------------------------------------------------------------
 
     def _juan_line(self, ln: KLine, norm: str) -> bool:
+        """``儀禮集説卷五上　　元　敖繼公　撰`` opens a juan; the title alone, after it, ends it."""
         mark = self.conv.juan_mark
         title = next((t for t in self.titles if t and norm.startswith(t + mark)), None)
         if title is None:
@@ -161,21 +163,21 @@ class Body:
         rest = norm[len(title) + len(mark) :]
         m = _JUAN_NO.match(rest)
         number = parse_numeral(m.group(1)) if m else None
-        label = mark + (m.group(0) if m else "")
+        cut = len(title) + len(mark) + (m.end() if m else 0)
+        label = ln.text.strip()[len(title) : cut]  # 卷五上, 卷一考證: as printed
         after = rest[m.end() if m else 0 :].strip("\u3000 ")
         start, end = span(ln)
         juan = self.juans[-1] if self.juans else None
-        if not after and juan is not None and not self.ended and juan.label == label:
+        same = juan is not None and normalize(juan.label or "") == normalize(label)
+        if not after and same and not self.ended:
             self.claim(Seg.FURNITURE, start, end)  # the juan's last line repeats its title
             self.ended = True
             return True
         if number is None:
             self.issue("structure", ln, f"juan title {ln.text!r} without a number")
         self._open_juan(TJuan(number=number, open_span=(start, end), label=label))
-        cut = ln.text.find("\u3000", len(title) + len(label))
-        mid = start + (cut if cut > 0 else end - start)
-        self.claim(Seg.JUAN_MARKER, start, mid)
-        self.claim(Seg.FURNITURE, mid, end)
+        self.claim(Seg.JUAN_MARKER, start, min(start + cut, end))
+        self.claim(Seg.FURNITURE, min(start + cut, end), end)
         return True
 
     def _open_juan(self, juan: TJuan) -> None:
@@ -185,7 +187,9 @@ class Body:
         self.ended = self.record = self.corrections = False
 
     def _chapter_title(self, ln: KLine, norm: str) -> bool:
-        if any(r.small for r in ln.runs) or (self.prev == "jing" and self.prev_full):
+        if ln.indent > TITLE_INDENT or any(r.small for r in ln.runs):
+            return False
+        if self.prev == "jing" and self.prev_full:
             return False
         name = name_of(ln.text)
         rite = rite_for(self.catalog, ln.text)
@@ -284,7 +288,8 @@ class Body:
         if self.section is None:
             self.section = TSection()
             chapter.sections.append(self.section)
-        self.passage = TPassage(record=self.record or self._here_record)
+        here = self._here_record
+        self.passage = TPassage(record=here if self.corrections else self.record or here)
         self.section.passages.append(self.passage)
         self.closed = None
         self.block = self.reading = None
@@ -320,8 +325,8 @@ class Body:
         )
         if not going_on:
             label, lab = found or (None, Label(self.conv.own_voice, self.conv.own_kind))
+            self.blocks = self._target(ln, target)  # may open a chapter: before the block
             self.block = Block(voice=lab.voice, kind=lab.kind, label=label)
-            self.blocks = self._target(ln, target)
             self.blocks.append(self.block)
             if label:
                 pieces = stream([ln], self.source).pieces(0, len(label))

@@ -10,12 +10,16 @@ character outside Unicode (``&KR0879;``) one cell.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from kg.readers.tradition.layout import KLine
 
 _ENTITY = re.compile(r"&[A-Za-z0-9_]+;")
+NARROW_PAGE = 3  # a page whose longest lines, this many at least, are a cell or two short
+NARROW_BY = 2  # … is printed narrower: its full lines are those
 MIN_WIDTH = 4  # below this no line is "full": a text of one-word lines has no column to fill
 
 
@@ -45,3 +49,37 @@ def width(lines: Iterable[KLine], source: str) -> int:
         return MIN_WIDTH
     best = max(counts.items(), key=lambda kv: (kv[1], kv[0]))[0]
     return max(best, MIN_WIDTH)
+
+
+@dataclass(frozen=True)
+class Widths:
+    """The column width at each page: the text's, or a narrower page's own (the WYG 集说
+    prints the odd half-leaf with 20 cells a column where the rest has 21)."""
+
+    default: int
+    starts: tuple[int, ...] = ()  # file offset where each page begins
+    widths: tuple[int, ...] = ()
+
+    def at(self, offset: int) -> int:
+        k = bisect_right(self.starts, offset) - 1
+        return self.widths[k] if k >= 0 else self.default
+
+
+def page_widths(lines: list[KLine], pages: list[int], source: str) -> Widths:
+    """``pages``: file offsets of the page markers, in order."""
+    full = width(lines, source)
+    per: dict[int, Counter[int]] = {}
+    for ln in lines:
+        if ln.blank or ln.header is not None:
+            continue
+        k = bisect_right(pages, ln.start) - 1
+        per.setdefault(k, Counter())[columns(ln, source)] += 1
+    starts, widths = [], []
+    for k, counts in sorted(per.items()):
+        longest = max(counts)
+        if longest < full and longest >= full - NARROW_BY and counts[longest] >= NARROW_PAGE:
+            starts.append(pages[k] if k >= 0 else 0)
+            widths.append(longest)
+            starts.append(pages[k + 1] if k + 1 < len(pages) else len(source))
+            widths.append(full)
+    return Widths(full, tuple(starts), tuple(widths))

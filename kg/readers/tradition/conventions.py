@@ -110,11 +110,12 @@ def jishuo_conventions() -> Conventions:
 
 
 def generic_conventions(authors: tuple[str, ...]) -> Conventions:
-    """An unknown work: no labels; its commentary is its author's, or anonymous."""
+    """An unknown work: no labels; its commentary is its author's (one named on the author
+    line; of several, nobody can say whose a line is), or anonymous."""
     g = config()["generic"]
     j = config()["jishuo"]  # 右X and 記 are the 仪礼's own print, whoever comments on it
     return Conventions(
-        own_voice=authors[0] if authors else g["voice"],
+        own_voice=authors[0] if len(authors) == 1 else g["voice"],
         own_kind=g["kind"],
         heading_indent=j["heading_indent"],
         heading_prefix=normalize(j["heading_prefix"]),

@@ -42,7 +42,8 @@ class Front:
                 continue
             norm = normalize(ln.text).strip()
             a, b = span(ln)
-            if norm.startswith(furniture) or any(s in norm for s in signatures):
+            bare = norm.replace("\u3000", "").replace(" ", "")  # 總　校　官: spaced out
+            if norm.startswith(furniture) or any(s in bare for s in signatures):
                 self.claims.append(Segment(Seg.FURNITURE, a, b))
             elif norm_name and norm.endswith(norm_name) and len(norm) <= len(norm_name) + 8:
                 self.claims.append(Segment(Seg.PREFACE_TITLE, a, b))

@@ -97,24 +97,38 @@ def header_of(text: str) -> dict[str, str]:
 @lru_cache(maxsize=1)
 def _author_line() -> re.Pattern[str]:
     verbs = "|".join(re.escape(v) for v in config()["kanripo"]["author_verbs"])
-    return re.compile(rf"\u3000((?:{_HAN}+\u3000?)+?)\u3000*(?:{verbs})\s*¶?$")
+    return re.compile(rf"^(?:{_HAN}+\u3000+)+{_HAN}*(?:{verbs})$|^{_HAN}{{2,12}}(?:{verbs})$")
 
 
 def is_author_line(text: str) -> bool:
-    """``元　敖繼公　撰``: a dynasty, a name and a verb of authorship, spaced."""
-    return _author_line().search("\u3000" + text.strip()) is not None
+    """``元　敖繼公　撰``, ``漢鄭氏注　唐陸徳明音義　賈公彦疏``, ``無錫蔡徳晉撰``: names with a
+    verb of authorship, the line a juan title prints under or beside it."""
+    return _author_line().match(text.strip("\u3000 ¶")) is not None
+
+
+def _names(group: str) -> str | None:
+    """The person a group of the author line names: 漢鄭氏注 → zhengxuan."""
+    verbs = sorted(config()["kanripo"]["author_verbs"], key=len, reverse=True)
+    norm = normalize(group)
+    for v in verbs:
+        if norm.endswith(normalize(v)) and len(norm) > len(v):
+            norm = norm[: -len(v)]
+            break
+    forms = commentator_forms()
+    return next((forms[norm[i:]] for i in range(len(norm) - 1) if norm[i:] in forms), None)
 
 
 def author_in(text: str) -> tuple[str, ...]:
-    """Persons named on the juan's author line (元　敖繼公　撰), if the vocabulary knows them."""
-    forms = commentator_forms()
+    """Persons named on the author line of the juan title, if the vocabulary knows them."""
     found: list[str] = []
     for raw in text.split("\n", _HEAD_LINES)[:_HEAD_LINES]:
-        m = _author_line().search(raw.rstrip())
-        if not m:
+        line = raw.strip("\u3000 ¶\r")
+        title = re.match(rf"^{_HAN}+卷\S*\u3000+", line)  # 儀禮集説卷一　　元　敖繼公　撰
+        line = line[title.end() :] if title else line
+        if not line or not is_author_line(line):
             continue
-        for word in m.group(1).split("\u3000"):
-            slug = forms.get(normalize(word))
+        for group in re.split(r"\u3000+", line):
+            slug = _names(group)
             if slug and slug not in found:
                 found.append(slug)
     return tuple(found)
