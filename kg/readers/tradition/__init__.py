@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.readers.base import decode
-from kg.readers.tradition import generic, jishuo
+from kg.readers.tradition import generic, jishuo, zhushu
 from kg.readers.tradition.registry import work_of
 from kg.text.tradition import WorkDocument, WorkInfo
 
@@ -21,6 +21,7 @@ __all__ = ["READERS", "read_work", "work_of"]
 
 Reader = Callable[[Path, str, WorkInfo], WorkDocument]
 READERS: dict[str, Reader] = {
+    "zhushu": lambda path, text, work: zhushu.read_zhushu(path, text, work),
     "jishuo": jishuo.read,
     "generic": generic.read,
 }
