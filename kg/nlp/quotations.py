@@ -32,6 +32,7 @@ from pathlib import Path
 
 from rapidfuzz.distance import Indel
 
+from kg.nlp.commentary_rules import load_rules
 from kg.text.parallels import Skeleton
 
 CONFIG = Path(__file__).with_name("patterns") / "quotations.toml"
@@ -44,8 +45,9 @@ class Params:
     margin: int = 6
     candidates: int = 4
     min_run: int = 2
-    max_cut: int = 24
-    max_insert: int = 8
+    max_cut: int = 30
+    sentence_cut: int = 10
+    max_insert: int = 5
     min_matched: int = 6
     min_coverage: float = 0.55
     min_similarity: float = 0.4
@@ -167,7 +169,7 @@ class SourceIndex:
                 continue
             pieces.extend(found)
             todo.extend(_gaps(a, b, found))
-        pieces = _join(sorted(pieces, key=lambda p: p.q0), self.params)
+        pieces = _join(sorted(pieces, key=lambda p: p.q0), self.skeletons, self.params)
         return [self._quotation(q, p) for p in pieces]
 
     def _search(self, q: str, a: int, b: int, scope: set[int]) -> list[_Piece]:
@@ -205,8 +207,8 @@ class SourceIndex:
             for tag, qa, qb, sa, sb in Indel.opcodes(q[a:b], s[s0:s1])
             if tag == "equal"
         ]
-        runs = [r for r in _extended(runs, q, s, b) if r[1] - r[0] >= self.params.min_run]
-        return [p for p in _pieces(runs, src, self.params) if self._passes(q, p)]
+        runs = [r for r in _extended(runs, q, s, a, b) if r[1] - r[0] >= self.params.min_run]
+        return [p for p in _pieces(runs, src, s, self.params) if self._passes(q, p)]
 
     def _passes(self, q: str, p: _Piece) -> bool:
         par = self.params
@@ -245,10 +247,10 @@ def trace(
 
 
 def _extended(
-    runs: list[tuple[int, int, int, int]], q: str, s: str, end: int
+    runs: list[tuple[int, int, int, int]], q: str, s: str, start: int, end: int
 ) -> list[tuple[int, int, int, int]]:
-    """Runs grown over the equal characters right after them: among equally long LCS
-    alignments Indel may give a run's last character to a later chance match (也, 之)."""
+    """Runs grown over the equal characters on either side: among equally long LCS
+    alignments Indel may give a run's edge character to a chance match elsewhere (也, 之)."""
     out: list[tuple[int, int, int, int]] = []
     for qa, qb, sa, sb in runs:
         if out:  # what the run before grew over is not this run's
@@ -256,6 +258,9 @@ def _extended(
             qa, sa = qa + cut, sa + cut
             if qa >= qb:
                 continue
+        q0, s0 = (out[-1][1], out[-1][3]) if out else (start, 0)
+        while qa > q0 and sa > s0 and q[qa - 1] == s[sa - 1]:
+            qa, sa = qa - 1, sa - 1
         while qb < end and sb < len(s) and q[qb] == s[sb]:
             qb, sb = qb + 1, sb + 1
         out.append((qa, qb, sa, sb))
@@ -274,19 +279,33 @@ def _clusters(hits: list[tuple[int, int]], gap: int) -> Iterable[list[tuple[int,
         yield cluster
 
 
-def _pieces(runs: list[tuple[int, int, int, int]], src: int, p: Params) -> list[_Piece]:
-    """Consecutive runs while the source cuts ≤ max_cut and the author adds ≤ max_insert."""
+def _pieces(runs: list[tuple[int, int, int, int]], src: int, s: str, p: Params) -> list[_Piece]:
+    """Consecutive runs while the source cuts little and the author adds little."""
     out: list[_Piece] = []
     for qa, qb, sa, sb in runs:
         last = out[-1] if out else None
-        if last and sa - last.s1 <= p.max_cut and qa - last.q1 <= p.max_insert:
+        if last and _continues(s, last.s1, sa, qa - last.q1, p):
             out[-1] = _Piece(src, last.q0, qb, last.s0, sb, last.matched + qb - qa)
         else:
             out.append(_Piece(src, qa, qb, sa, sb, qb - qa))
     return out
 
 
-def _join(pieces: list[_Piece], p: Params) -> list[_Piece]:
+def _continues(s: str, end: int, start: int, added: int, p: Params) -> bool:
+    """Whether source words from ``start`` on continue a quotation that used them up to
+    ``end``: the author cut little (no whole sentence) and added little of his own."""
+    cut = start - end
+    if cut < 0 or cut > p.max_cut or not 0 <= added <= p.max_insert:
+        return False
+    return cut < p.sentence_cut or s[start - 1] not in _finals()
+
+
+@lru_cache(maxsize=1)
+def _finals() -> str:
+    return load_rules().finals
+
+
+def _join(pieces: list[_Piece], skeletons: Sequence[Skeleton], p: Params) -> list[_Piece]:
     """Pieces found in separate searches that continue one source stretch are one."""
     out: list[_Piece] = []
     for x in pieces:
@@ -294,8 +313,7 @@ def _join(pieces: list[_Piece], p: Params) -> list[_Piece]:
         if (
             last
             and last.source == x.source
-            and 0 <= x.s0 - last.s1 <= p.max_cut
-            and 0 <= x.q0 - last.q1 <= p.max_insert
+            and _continues(skeletons[x.source].chars, last.s1, x.s0, x.q0 - last.q1, p)
         ):
             out[-1] = _Piece(x.source, last.q0, x.q1, last.s0, x.s1, last.matched + x.matched)
         else:

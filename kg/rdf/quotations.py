@@ -32,7 +32,7 @@ from kg.nlp.voices import Voice, split_voices
 from kg.rdf.iris import SLUG, Minter
 from kg.rdf.namespaces import LJ, PERSON, PROV
 from kg.rdf.terms import Lit, Quad, integer, zh
-from kg.text.align import Corpus
+from kg.text.align import Corpus, Unit
 from kg.text.normalize import normalize
 from kg.text.parallels import Overlap, find_parallels
 from kg.text.tradition import Block, WorkDocument
@@ -291,10 +291,14 @@ def book_chapters(corpus: Corpus, iris: Mapping[int, URIRef], work: str) -> list
             for u in (*s.passages, *s.records):
                 if id(u) not in iris:
                     continue
-                blocks = [
-                    LinkBlock(iris[id(b)], b.canonical.text) for b in u.commentary if id(b) in iris
-                ]
+                blocks = _book_blocks(u.commentary, iris)
                 chapter.passages.append(LinkPassage(iris[id(u)], u.canonical.text, blocks))
+            # commentary on the 右X heading, or cut off from its unit: the last passage's
+            heading = _book_blocks((*s.notes, *s.orphans), iris)
+            if heading and chapter.passages and chapter.passages[-1].text:
+                chapter.passages[-1].blocks.extend(heading)
+            elif heading:
+                chapter.passages.append(LinkPassage(heading[0].iri, "", heading))
         out.append(chapter)
     return out
 
@@ -308,6 +312,10 @@ def near_blocks(
         for o in found:
             near[book.passages[o.here].iri].update(b.iri for b in passages[o.there].blocks)
     return near
+
+
+def _book_blocks(units: Iterable[Unit], iris: Mapping[int, URIRef]) -> list[LinkBlock]:
+    return [LinkBlock(iris[id(b)], b.canonical.text) for b in units if id(b) in iris]
 
 
 def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
