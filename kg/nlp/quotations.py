@@ -52,7 +52,8 @@ class Params:
     min_coverage: float = 0.55
     min_similarity: float = 0.4
     abridged_coverage: float = 0.9
-    min_quote: int = 6
+    min_quote: int = 4
+    short_exact: int = 4
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ class SourceIndex:
         ``near`` (the blocks on the parallel passages) are searched first."""
         q = Skeleton.of(text)
         close = {i for i, s in enumerate(self.sources) if s.key in near}
-        scopes = [scope for t in self.tiers for scope in (t & close, t) if scope]
+        scopes = [(x, x is not t) for t in self.tiers for x in (t & close, t) if x]
         pieces: list[_Piece] = []
         todo = [(0, len(q.chars))]
         while todo:
@@ -163,7 +164,7 @@ class SourceIndex:
             if b - a < self.params.min_quote:
                 continue
             found = next(
-                (got for scope in scopes if (got := self._search(q.chars, a, b, scope))), []
+                (got for x, near in scopes if (got := self._search(q.chars, a, b, x, near))), []
             )
             if not found:
                 continue
@@ -172,11 +173,12 @@ class SourceIndex:
         pieces = _join(sorted(pieces, key=lambda p: p.q0), self.skeletons, self.params)
         return [self._quotation(q, p) for p in pieces]
 
-    def _search(self, q: str, a: int, b: int, scope: set[int]) -> list[_Piece]:
-        """The best candidate's pieces for q[a:b] among the sources in ``scope``."""
+    def _search(self, q: str, a: int, b: int, scope: set[int], near: bool) -> list[_Piece]:
+        """The best candidate's pieces for q[a:b] among the sources in ``scope`` (``near``:
+        the blocks on the parallel passages)."""
         best: list[_Piece] = []
         for src, s0, s1 in self._candidates(q, a, b, scope):
-            got = self._align(q, a, b, src, s0, s1)
+            got = self._align(q, a, b, src, s0, s1, near)
             if sum(p.matched for p in got) > sum(p.matched for p in best):
                 best = got
         return best
@@ -199,7 +201,9 @@ class SourceIndex:
         found.sort(key=lambda x: (-x[0], x[1], x[2]))
         return [(i, s0, s1) for _, i, s0, s1 in found[: p.candidates]]
 
-    def _align(self, q: str, a: int, b: int, src: int, s0: int, s1: int) -> list[_Piece]:
+    def _align(
+        self, q: str, a: int, b: int, src: int, s0: int, s1: int, near: bool
+    ) -> list[_Piece]:
         """q[a:b] against the source stretch: the runs that are no chance, cut into pieces."""
         s = self.skeletons[src].chars
         runs = [
@@ -208,10 +212,13 @@ class SourceIndex:
             if tag == "equal"
         ]
         runs = [r for r in _extended(runs, q, s, a, b) if r[1] - r[0] >= self.params.min_run]
-        return [p for p in _pieces(runs, src, s, self.params) if self._passes(q, p)]
+        return [p for p in _pieces(runs, src, s, self.params) if self._passes(q, p, near)]
 
-    def _passes(self, q: str, p: _Piece) -> bool:
+    def _passes(self, q: str, p: _Piece, near: bool) -> bool:
         par = self.params
+        exact = p.matched == p.q1 - p.q0 == p.s1 - p.s0
+        if near and exact and p.matched >= par.short_exact:
+            return True  # a few words copied exactly from the commentary on this 经文
         if p.matched < par.min_matched or p.matched < par.min_coverage * (p.q1 - p.q0):
             return False
         s = self.skeletons[p.source].chars[p.s0 : p.s1]
@@ -293,11 +300,13 @@ def _pieces(runs: list[tuple[int, int, int, int]], src: int, s: str, p: Params) 
 
 def _continues(s: str, end: int, start: int, added: int, p: Params) -> bool:
     """Whether source words from ``start`` on continue a quotation that used them up to
-    ``end``: the author cut little (no whole sentence) and added little of his own."""
+    ``end``: the author cut little (no whole sentence: a long cut after or up to a final
+    particle) and added little of his own."""
     cut = start - end
     if cut < 0 or cut > p.max_cut or not 0 <= added <= p.max_insert:
         return False
-    return cut < p.sentence_cut or s[start - 1] not in _finals()
+    finals = _finals()
+    return cut < p.sentence_cut or (s[end - 1] not in finals and s[start - 1] not in finals)
 
 
 @lru_cache(maxsize=1)
