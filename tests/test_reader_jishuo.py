@@ -183,6 +183,8 @@ def test_an_unknown_work_is_its_own_never_the_book() -> None:
     voices = {b.voice for p in doc.chapters()[0].passages() for b in p.blocks}
     assert voices == {"aojigong"}  # no labels read: every line is the named author's
     assert "unknown Kanripo work KR9z0123" in doc.issues[0].message
+    minted = read(text.replace("士相見禮第三", "某侯告廟禮第三"), "KR9z0123_003.txt")
+    assert [c.rite for c in minted.chapters()] == ["mouhougaomiaoli"]  # a rite never heard of
     same_title = work_of(HEAD.format(id="KR9z0124") + BODY)
     assert same_title is not None and same_title.slug == "yilijishuo-kr9z0124"
 
@@ -305,3 +307,14 @@ def test_any_text_after_the_header_never_crashes(body: str) -> None:
     assert_lossless(doc)
     for unit in units(doc):
         assert_pieced(unit, text)
+
+
+@pytest.mark.parametrize("work", ["KR1d0028", "KR1d0035"])
+def test_read_work_dispatches_by_layout(work: str) -> None:
+    path = sorted((SAMPLE / work).glob(f"{work}_00[1-9].txt"))[0]
+    doc = read_work(path)
+    info = work_of(path.read_text(encoding="utf-8"))
+    assert doc.work == info and doc.juans and doc.chapters()[0].rite == "shiguanli"
+    voices = {b.voice for c in doc.chapters() for p in c.passages() for b in p.blocks}
+    assert "zhengxuan" in voices and "anonymous" not in voices
+    assert_lossless(doc)

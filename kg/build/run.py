@@ -1,4 +1,5 @@
-"""``kg build`` as a plain function: plan the parts, then per part read → align → emit → load."""
+"""``kg build`` as a plain function: set the works of the tradition apart (kg.build.works),
+plan the book's parts, then emit the works and, per part, read → align → emit → link → load."""
 
 from __future__ import annotations
 
@@ -8,15 +9,18 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kg.build.link import link_tradition
 from kg.build.parts import abstract_only, part_keys, plan_parts
 from kg.build.phases import Phases
 from kg.build.pool import Extractor
+from kg.build.works import split_sources
 from kg.errors import KgError
 from kg.nlp.new_voices import VoiceCensus
 from kg.rdf.emit import Emitter, source_ids
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DEFAULT_BASE
 from kg.rdf.terms import Quad
+from kg.rdf.tradition import TraditionEmitter
 from kg.readers import read, source_files
 from kg.readers.placement import load_manifest
 from kg.resources import ontology_dir
@@ -25,6 +29,7 @@ from kg.text.align import align, align_abstract
 from kg.text.catalog import Catalog, load_catalog
 from kg.text.document import Document, FileIssue
 from kg.text.residue import Residue
+from kg.text.tradition import WorkDocument
 from kg.text.vocab import vocabulary_files
 
 Progress = Callable[[str, int, int], None]
@@ -41,6 +46,7 @@ class BuildReport:
     issues: list[FileIssue] = field(default_factory=list)
     seconds: float = 0.0
     phases: dict[str, float] = field(default_factory=dict)  # wall seconds per phase
+    works: dict[str, dict[str, int]] = field(default_factory=dict)  # per tradition work
 
     @property
     def triples(self) -> int:
@@ -121,16 +127,17 @@ def build(
         raise KgError(f"no text files in {', '.join(map(str, sources))}")
     catalog = load_catalog()
     reader = _Reader(encoding, catalog)
+    book, works = split_sources(paths, encoding, phases, progress)  # never aligned with the book
     census = VoiceCensus()  # speakers the vocabulary lacks, counted over the whole book
-    parts = plan(paths, reader, phases, progress, census)
+    parts = plan(book, reader, phases, progress, census)
     minter = Minter(base)
     files = rdf_files(minter, rdf or [])
     extractor = Extractor(jobs=jobs, phases=phases, progress=progress)
-    emitter = Emitter(
-        None, catalog, minter, extract=extractor, phases=phases, sources=source_ids(paths)
-    )
+    sources = source_ids(paths)
+    emitter = Emitter(None, catalog, minter, extract=extractor, phases=phases, sources=sources)
     emitter.commentary.use_census(census)
-    stream = _PartStream(reader, catalog, emitter, extractor, phases)
+    tradition = TraditionEmitter(minter, catalog, sources)
+    stream = _PartStream(reader, catalog, emitter, extractor, phases, tradition, works)
     try:
         graphs = build_store(
             store,
@@ -150,6 +157,7 @@ def build(
         issues=sorted(stream.issues, key=lambda reported: order[reported.path]),
         seconds=time.perf_counter() - started,
         phases=dict(phases.seconds),
+        works=tradition.stats,
     )
 
 
@@ -195,21 +203,29 @@ def rdf_files(minter: Minter, rdf: list[RdfArgument]) -> list[RdfFile]:
 
 @dataclass
 class _PartStream:
-    """The build's quads, one part at a time: read, align and emit it (mentions and acts are
-    found chapter by chapter as the emitter reaches each one), then drop it before the next
-    is read; at the end the abstract the parts' files share, and what only the end knows."""
+    """The build's quads: first the works of the tradition, then the book one part at a time:
+    read, align and emit it (mentions and acts are found chapter by chapter as the emitter
+    reaches each one), link it to the works, then drop it before the next is read; at the end
+    the abstract the parts' files share, and what only the end knows."""
 
     reader: _Reader
     catalog: Catalog
     emitter: Emitter
     extractor: Extractor
     phases: Phases
+    tradition: TraditionEmitter
+    works: list[WorkDocument]
     issues: list[FileIssue] = field(default_factory=list)  # the readers' and the emitter's
     abstracts: list[Document] = field(default_factory=list)
     residue: Residue = field(default_factory=Residue)  # characters normalization left rare
 
     def quads(self, parts: list[list[Path]]) -> Iterator[Quad]:
-        yield from self.emitter.work()
+        if parts or not self.works:
+            yield from self.emitter.work()
+        for doc in self.works:
+            yield from self.tradition.document(doc)
+            self.issues.extend(FileIssue(doc.path, i) for i in doc.issues)
+        self.issues.extend(self.tradition.take_issues())
         for n, part in enumerate(parts, 1):
             label = "extracting and loading" + (
                 f" (part {n}/{len(parts)})" if len(parts) > 1 else ""
@@ -230,6 +246,7 @@ class _PartStream:
             corpus = align(docs, self.catalog, abstract=False)
         self.extractor.start(corpus, label)
         yield from self.emitter.part(corpus)
+        yield from link_tradition(corpus, self.works, self.emitter, self.tradition)
         self.issues.extend(FileIssue(d.path, i) for d in docs for i in d.issues)
         for d in docs:
             self.residue.add(d)

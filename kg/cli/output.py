@@ -62,6 +62,9 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
         ("witnesses", "witness readings"),
     ]
     click.echo("  " + " · ".join(f"{label} {c.get(key, 0):,}" for key, label in parts))
+    for title, w in r.works.items():  # each work of the tradition read beside the book
+        counts = ("juan", "chapters", "sections", "passages", "records", "blocks", "opinions")
+        click.echo(f"  {title}: " + " · ".join(f"{k} {w.get(k, 0):,}" for k in counts))
     layers = " · ".join(f"{g.rsplit('/', 1)[-1]} {n:,}" for g, n in r.graphs.items())
     click.echo(f"  triples {r.triples:,} ({layers})")
     if verbose and r.phases:

@@ -81,9 +81,7 @@ class Emitter:
         self.juan_count = 0  # juans emitted so far, over all parts
         self.stats: dict[str, int] = {}
         self.texts: dict[URIRef, str] = {}  # unit IRI → its text, for the commentary on it
-        # id(unit) → its IRI, for the units of the part being emitted: the phase that links
-        # them to the tradition works (kg.rdf.quotations) runs after the part, before it goes
-        self.unit_iris: dict[int, URIRef] = {}
+        self.units: dict[int, URIRef] = {}  # id(Unit) → IRI, in the last part (kg.build.link)
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
@@ -114,7 +112,7 @@ class Emitter:
     def part(self, corpus: Corpus) -> Iterator[Quad]:
         """A corpus's files and juans (without its abstract): the whole book, or one group
         of files that share no chapter or juan with the others (kg.build)."""
-        self.unit_iris = {}
+        self.units.clear()
         for doc in corpus.documents:
             yield from self.source(doc)
         for juan in corpus.juans:
@@ -359,7 +357,7 @@ class Emitter:
         graph = self.text_graph
         canon = u.canonical
         self.texts[node] = canon.text
-        self.unit_iris[id(u)] = node
+        self.units[id(u)] = node
         yield node, RDF.type, cls, graph
         if cls in (LJ.Preface, LJ.TextualNote, LJ.SourceNote):
             yield node, RDF.type, LJ.Commentary, graph

@@ -318,6 +318,7 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
             juans[key] = AlignedJuan(number=number, readings=[])
         return juans[key]
 
+    key_of: dict[int, object] = {}  # id(Juan) -> the key its readings went to
     for d in docs:  # every juan a document has, numbered or not, with its readings
         for ji, j in enumerate(d.juans):
             number = j.number
@@ -327,13 +328,13 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
                     None,  # type: ignore[index]
                 )
             key: object = number if number is not None else (d.path.name, ji)
+            key_of[id(j)] = key
             juan_for(key, number).readings.append((d, j))
     for ckey, readings in chapters.items():
         number = home.get(ckey)
-        if number is None:
-            d, c = readings[0]
-            j = juan_of[id(c)]
-            key = (d.path.name, d.juans.index(j))
+        if number is None:  # where its first reading's juan went (which may have a number)
+            key = key_of[id(juan_of[id(readings[0][1])])]
+            number = juans[key].number
         else:
             key = number
         juan_for(key, number).chapters.append(_chapter(readings))

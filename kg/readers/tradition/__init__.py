@@ -13,15 +13,16 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.readers.base import decode
-from kg.readers.tradition import generic, jishuo, zhushu
+from kg.readers.tradition import generic, jishuo
 from kg.readers.tradition.registry import work_of
+from kg.readers.tradition.zhushu import read_zhushu
 from kg.text.tradition import WorkDocument, WorkInfo
 
 __all__ = ["READERS", "read_work", "work_of"]
 
 Reader = Callable[[Path, str, WorkInfo], WorkDocument]
 READERS: dict[str, Reader] = {
-    "zhushu": lambda path, text, work: zhushu.read_zhushu(path, text, work),
+    "zhushu": read_zhushu,
     "jishuo": jishuo.read,
     "generic": generic.read,
 }

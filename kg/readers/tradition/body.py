@@ -33,6 +33,9 @@ from kg.text.numerals import parse_numeral
 from kg.text.tradition import Block, Pieced, TChapter, TJuan, TPassage, TSection
 
 TITLE_INDENT = 2  # 集说 prints its chapter titles at 0, 注疏 at 1, 礼经本义 at 2
+_OTHER_TITLE = re.compile(
+    r"([\u3400-\u9fff\U00020000-\U0003134f]{2,12}?)卷第?[〇一二三四五六七八九十百]+[上中下]?"
+)
 _JUAN_NO = re.compile(r"第?([〇一二三四五六七八九十百]+)([^\u3000 ]*)")
 
 
@@ -159,6 +162,8 @@ class Body:
         mark = self.conv.juan_mark
         title = next((t for t in self.titles if t and norm.startswith(t + mark)), None)
         if title is None:
+            title = self._other_title(ln, norm)
+        if title is None:
             return False
         rest = norm[len(title) + len(mark) :]
         m = _JUAN_NO.match(rest)
@@ -179,6 +184,15 @@ class Body:
         self.claim(Seg.JUAN_MARKER, start, min(start + cut, end))
         self.claim(Seg.FURNITURE, min(start + cut, end), end)
         return True
+
+    def _other_title(self, ln: KLine, norm: str) -> str | None:
+        """A juan line printing the title otherwise than the header (儀禮集説 for 儀禮某解):
+        a title, 卷 and a numeral, alone or with the author line, never indented deeper."""
+        m = _OTHER_TITLE.match(norm)
+        if m is None or ln.indent > 1:
+            return None
+        after = norm[m.end() :].strip("\u3000 ")
+        return m.group(1) if not after or is_author_line(after) else None
 
     def _open_juan(self, juan: TJuan) -> None:
         self.juans.append(juan)
@@ -257,6 +271,8 @@ class Body:
         if ln.runs[0].small and self.prev == "jing" and self.passage is not None:
             self._runs(ln.runs)  # a reading gloss running on to a line of its own
             return "jing"
+        if all(r.small for r in ln.runs):  # small print with no 经文 before it: a note
+            return self._commentary(ln, None, "comm")
         if not (self.prev == "jing" and self.prev_full and self.passage is not None):
             runs = self._record_mark(ln, norm)
             if not runs:
