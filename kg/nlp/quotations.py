@@ -52,6 +52,7 @@ class Params:
     min_coverage: float = 0.55
     min_similarity: float = 0.4
     abridged_coverage: float = 0.9
+    slip: int = 1
     min_quote: int = 4
     short_exact: int = 4
 
@@ -101,6 +102,7 @@ class Quotation:
     source_span: tuple[int, int]  # offsets in the source's text
     fidelity: str  # verbatim | abridged | paraphrase
     similarity: float
+    cuts: tuple[tuple[int, int], ...] = ()  # source words the author left out (source offsets)
 
     @property
     def source_text(self) -> str:
@@ -227,19 +229,29 @@ class SourceIndex:
     def _quotation(self, q: Skeleton, p: _Piece) -> Quotation:
         sk = self.skeletons[p.source]
         quoted, source = q.chars[p.q0 : p.q1], sk.chars[p.s0 : p.s1]
-        if quoted == source:
-            fidelity = "verbatim"
-        elif p.matched >= self.params.abridged_coverage * len(quoted):
-            fidelity = "abridged"
-        else:
-            fidelity = "paraphrase"
+        ops = Indel.opcodes(quoted, source)
+        cut = [(c, d) for tag, _, _, c, d in ops if tag == "insert"]  # the source's only
+        added = sum(b - a for tag, a, b, _, _ in ops if tag == "delete")  # the author's only
+        fidelity = _fidelity(len(quoted), sum(d - c for c, d in cut), added, self.params)
+        cuts = tuple(sk.span(p.s0 + c, p.s0 + d) for c, d in cut)
         return Quotation(
             source=self.sources[p.source],
             quoted=q.span(p.q0, p.q1),
             source_span=sk.span(p.s0, p.s1),
             fidelity=fidelity,
             similarity=round(Indel.normalized_similarity(quoted, source), 3),
+            cuts=cuts,
         )
+
+
+def _fidelity(length: int, cut: int, added: int, p: Params) -> str:
+    """verbatim: the same words, a slipped or swapped character aside; abridged: the source's
+    words in order with cuts, the author adding little; else paraphrase."""
+    if cut <= p.slip and added <= p.slip:
+        return "verbatim"
+    if added <= (1 - p.abridged_coverage) * length:
+        return "abridged"
+    return "paraphrase"
 
 
 def trace(

@@ -178,6 +178,7 @@ class LJ(DefinedNamespace):
     quotedCharStart: URIRef  # Offset of the quoted span in the opinion's text
     quotedFrom: URIRef  # The source block the quoted words come from
     quotedWords: URIRef  # The quoted span as the book writes it
+    omittedText: URIRef  # Source words a quotation leaves out
     similarity: URIRef  # How alike two aligned stretches are, 0–1
     sourceCharEnd: URIRef  # Offset just after lj:sourceText in the source block
     sourceCharStart: URIRef  # Offset of lj:sourceText in the source block

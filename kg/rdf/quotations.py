@@ -234,6 +234,8 @@ class TraditionLinker:
             yield node, LJ.quotedCharEnd, integer(end), g
             yield node, LJ.quotedWords, zh(text[q.quoted[0] : q.quoted[1]]), g
             yield node, LJ.fidelity, Lit(q.fidelity), g
+            for a, b in q.cuts:
+                yield node, LJ.omittedText, zh(q.source.text[a:b]), g
             yield node, LJ.similarity, decimal(q.similarity), g
             yield node, RDFS.label, zh(_short(text[q.quoted[0] : q.quoted[1]])), g
             self.count("quotations")
