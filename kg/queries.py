@@ -2,7 +2,9 @@
 
 The first comment line is the title. ``# @param NAME = DEFAULT  description`` declares a
 parameter: ``kg query NAME --bind NAME=VALUE`` (or the default) is put in the query as
-``VALUES ?NAME { VALUE }`` at the start of its WHERE block.
+``VALUES ?NAME { VALUE }`` at the start of its WHERE block. ``# @needs WHAT`` says the query
+only has rows when the build holds more than the book (``tradition``: works such as 仪礼注疏
+read beside it).
 
 >>> q = parse_query("x", "# Title\\n# @param t = 请射  a title\\nSELECT * WHERE { ?s ?p ?t }")
 >>> q.title, q.params
@@ -21,6 +23,7 @@ from kg.errors import QueryError
 from kg.resources import queries_dir
 
 _PARAM = re.compile(r"^#\s*@param\s+(\w+)\s*(?:=\s*(\S+))?\s*(.*)$")
+_NEEDS = re.compile(r"^#\s*@needs\s+(\w+)")
 _WHERE = re.compile(r"\bWHERE\s*\{", re.I)
 
 
@@ -31,11 +34,13 @@ class NamedQuery:
     text: str
     params: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
+    needs: tuple[str, ...] = ()
 
 
 def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
     title = ""
     params: dict[str, str] = {}
+    needs: list[str] = []
     for line in text.splitlines():
         if not line.startswith("#"):
             if line.strip():
@@ -43,9 +48,11 @@ def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
             continue
         if m := _PARAM.match(line):
             params[m.group(1)] = m.group(2) or ""
+        elif m := _NEEDS.match(line):
+            needs.append(m.group(1))
         elif not title and line.strip("# ").strip():
             title = line.strip("# ").strip()
-    return NamedQuery(name, title, text, params, path)
+    return NamedQuery(name, title, text, params, path, tuple(needs))
 
 
 def list_queries() -> list[NamedQuery]:

@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from rapidfuzz.distance import Indel
+from rapidfuzz.distance import Indel, Levenshtein
 
 from kg.nlp.commentary_rules import load_rules
+from kg.text.normalize import normalize
 from kg.text.parallels import Skeleton
 
 CONFIG = Path(__file__).with_name("patterns") / "quotations.toml"
@@ -242,6 +243,31 @@ class SourceIndex:
             similarity=round(Indel.normalized_similarity(quoted, source), 3),
             cuts=cuts,
         )
+
+
+def marks(quoted: str, source: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The quoted words and the source words cut into pieces for display, each marked
+    ``same``, ``added`` / ``cut`` (only in the quotation / only in the source) or ``changed``
+    (rapidfuzz Levenshtein opcodes on the normalized texts: variant characters count as the
+    same; the pieces keep the original characters).
+
+    >>> quoted, source = marks("主人戒宾告以射事", "主人戒賓告之以射事也")
+    >>> quoted
+    [('主人戒宾告', 'same'), ('以射事', 'same')]
+    >>> source
+    [('主人戒賓告', 'same'), ('之', 'cut'), ('以射事', 'same'), ('也', 'cut')]
+    """
+    ours: list[tuple[str, str]] = []
+    theirs: list[tuple[str, str]] = []
+    for tag, a, b, c, d in Levenshtein.opcodes(normalize(quoted), normalize(source)):
+        kind = {"equal": ("same", "same"), "replace": ("changed", "changed")}.get(
+            tag, ("added", "cut")
+        )
+        if b > a:
+            ours.append((quoted[a:b], kind[0]))
+        if d > c:
+            theirs.append((source[c:d], kind[1]))
+    return ours, theirs
 
 
 def _fidelity(length: int, cut: int, added: int, p: Params) -> str:
