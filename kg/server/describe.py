@@ -471,13 +471,14 @@ class _Parts:
                 continue
             self.labels.want(work)
             found[x.value] = par = RawParallel(x, work, text.value, [])
-            for row in _select(self.db, "parallel-blocks", x.value):
-                b, said = row["b"], row["said"]
+            rows = _select(self.db, "parallel-blocks", x.value)
+            for row in rows or _select(self.db, "blocks", x.value):  # the book's: no kind
+                b, said = row.get("b") or row.get("c"), row.get("said") or row.get("text")
                 if b is None or said is None or any(k.value == b.value for k, *_ in par.blocks):
                     continue
-                self.labels.want(row["who"])
-                kind = row["kind"].value if row["kind"] else None
-                par.blocks.append((b, kind, row["who"], said.value))
+                who, kind = row.get("who"), row.get("kind")
+                self.labels.want(who)
+                par.blocks.append((b, kind.value if kind else None, who, said.value))
         return list(found.values())
 
     def children(self, iri: str) -> list[RawChild]:
