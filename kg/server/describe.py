@@ -229,20 +229,10 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
             mine[r["p"].value].append(r["o"])
     types = [c for c in mine.get(RDF_TYPE, [])]
     own = [c for p in LABEL_PROPS for c in mine.get(p, [])]
-    texts = [c.value for c in mine.get(LJ + "text", [])]
 
     parts = _Parts(db, labels)
     breadcrumbs = parts.breadcrumbs(iri)
-    if LJ + "Commentary" in {t.value for t in types}:
-        blocks = [parts.block(iri, texts[0] if texts else "")]
-        text = None
-    else:
-        blocks = [
-            parts.block(r["c"].value, r["text"].value)
-            for r in _select(db, "blocks", iri)
-            if r["c"] and r["text"]
-        ]
-        text = highlight(texts[0], parts.spans(iri, mine)) if texts else None
+    blocks, text = parts.commentary(iri, LJ + "Commentary" in {t.value for t in types}, mine)
     parallels = [] if text is None else parts.parallels(iri)
     shown = {b.unit.value for b in blocks}
     children = [c for c in parts.children(iri) if c.cell.value not in shown]  # blocks shown
@@ -419,6 +409,20 @@ class _Parts:
                     if s0 <= s and e <= e0
                 ]
         return spans
+
+    def commentary(
+        self, iri: str, is_block: bool, mine: dict[str, list[Cell]]
+    ) -> tuple[list[RawBlock], Pieces | None]:
+        """A block's own voices; or a unit's blocks and its text with its mentions."""
+        texts = [c.value for c in mine.get(LJ + "text", [])]
+        if is_block:
+            return [self.block(iri, texts[0] if texts else "")], None
+        blocks = [
+            self.block(r["c"].value, r["text"].value)
+            for r in _select(self.db, "blocks", iri)
+            if r["c"] and r["text"]
+        ]
+        return blocks, highlight(texts[0], self.spans(iri, mine)) if texts else None
 
     def block(self, iri: str, text: str) -> RawBlock:
         spans = self.mentions(iri)
