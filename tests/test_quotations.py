@@ -101,3 +101,32 @@ def test_a_later_tier_only_for_what_the_first_lacks() -> None:
     index = SourceIndex([shu, zhu], "zhengxuan")
     got = index.trace("主人州长也戒犹警也州长将射先戒宾之事")
     assert [q.source.key for q in got] == ["zhu", "shu"]
+
+
+# -- the scorer (kg eval --task quotations) ---------------------------------------------------
+
+
+def test_the_scorer_counts_a_right_source_and_a_wrong_one(tmp_path) -> None:
+    import json
+
+    import pytest
+
+    from kg.eval.quotations import evaluate_quotations, tradition_dir
+    from kg.resources import project_root
+
+    if not tradition_dir().is_dir():
+        pytest.skip("no tradition samples")
+    gold = [
+        json.loads(line)
+        for line in (project_root() / "tests/gold/quotations.jsonl").open(encoding="utf-8")
+    ]
+    right = next(g for g in gold if g["split"] == "dev" and g["fidelity"] == "verbatim")
+    wrong = {**right, "id": "x2", "source_text": "天子諸侯之射先行燕禮卿大夫士之射先行鄉飲酒之禮"}
+    path = tmp_path / "gold.jsonl"
+    path.write_text(json.dumps(right) + "\n", encoding="utf-8")
+    first = evaluate_quotations(path, "dev").scores["sources"]["all"]
+    assert (first.tp, first.fn) == (1, 0)
+    path.write_text(json.dumps(wrong) + "\n", encoding="utf-8")
+    total = evaluate_quotations(path, "dev").scores["sources"]["all"]
+    assert (total.tp, total.fn) == (0, 1)
+    assert total.fp == first.fp + 1  # the prediction that matched is now spurious
