@@ -212,7 +212,7 @@ def test_sample_juan_structure(path: Path) -> None:
             if b.kind == "shu-zhu" and b.comments_on is not None:
                 assert p.blocks[b.comments_on].kind == "zhu"
     orphans = sum(b.comments_on is None for p in passages for b in p.blocks if b.kind == "shu-zhu")
-    reported = sum("注釋曰" in i.message for i in doc.issues)
+    reported = sum("注釋曰 explaining" in i.message for i in doc.issues)
     assert orphans == reported
     named = [s for s in ch.sections if s.title]
     assert len(named) >= 5 and all(s.title.startswith("論") for s in named)
@@ -262,3 +262,33 @@ def test_cut_and_garbled_sample_never_crashes(data: st.DataObject) -> None:
     at = data.draw(st.integers(0, cut))
     doc = read(text[:at] + junk + text[at:cut])
     assert lossless(doc)
+
+
+def test_a_witness_shows_where_a_note_runs_on_into_the_classic() -> None:
+    text = HEAD + (
+        "　士相見禮第三¶\n"
+        "主人退賓拜辱注退猶去也去又拜辱者以送謝之介亦如之注如戒賓也疏(釋曰此/主人退)¶\n"
+    )
+    alone = read(text).chapters()[0]
+    assert [p.text for p in alone.passages()] == ["主人退賓拜辱"]  # too little to learn from
+    rite = alone.rite
+    assert rite is not None
+    witnessed = read_zhushu(Path("x.txt"), text, witness={rite: "主人退，賓拜辱。介亦如之。"})
+    passages = witnessed.chapters()[0].passages()
+    assert [p.text for p in passages] == ["主人退賓拜辱", "介亦如之"]
+    assert [b.text for b in passages[0].blocks] == ["退猶去也去又拜辱者以送謝之"]
+    assert [b.kind for b in passages[1].blocks] == ["zhu", "shu"]
+    assert passages[1].blocks[0].text == "如戒賓也"
+    # a witness that does not spell the hidden 经文 cuts nothing
+    other = read_zhushu(Path("x.txt"), text, witness={rite: "主人退賓拜辱賓出"})
+    assert len(other.chapters()[0].passages()) == 1
+    assert lossless(witnessed)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=400), st.sampled_from(["", HEAD, HEAD.replace("卷三", "提要")]))
+def test_any_text_with_or_without_a_header_never_crashes(body: str, head: str) -> None:
+    doc = read(head + body)
+    assert lossless(doc)
+    for p in [p for ch in doc.chapters() for p in ch.passages()]:
+        assert p.text and all(doc.text[a:b] for a, b in p.pieces)

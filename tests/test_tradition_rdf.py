@@ -92,7 +92,7 @@ def zhushu_doc(path: Path = Path("KR1d0028_001.txt")) -> WorkDocument:
     kz = c.block("siku-editors", "kaozheng", "考證", "士冠禮筮于廟門臣按石經同")
     section = TSection(passages=[p1, p2])
     chapter = TChapter("士冠禮第一", "shiguanli", title, sections=[section])
-    juan = TJuan(1, juan_open, [chapter], kaozheng=[kz])
+    juan = TJuan(1, "卷一", juan_open, [chapter], kaozheng=[kz])
     pages = [(ZHUSHU_TEXT.index("<pb:KR1d0028_WYG_001-1a>"), "WYG 001-1a")]
     pages.append((ZHUSHU_TEXT.index("<pb:KR1d0028_WYG_001-1b>"), "WYG 001-1b"))
     return WorkDocument(path, ZHUSHU_TEXT, ZHUSHU, juans=[juan], pages=pages)
@@ -107,10 +107,12 @@ def jishuo_doc(path: Path = Path("KR1d0035_001.txt")) -> WorkDocument:
         c.block("aojigong", "own", "繼公謂", "筮日於廟門重其事也"),
     ]
     heading = c.span("右筮日")
-    section = TSection("筮日", heading, passages=[p1])
+    section = TSection("右筮日", heading, passages=[p1])  # as 集说 prints it
     chapter = TChapter("士冠禮第一", "shiguanli", title, sections=[section])
     pages = [(JISHUO_TEXT.index("<pb:"), "WYG 001-1a")]
-    return WorkDocument(path, JISHUO_TEXT, JISHUO, juans=[TJuan(1, None, [chapter])], pages=pages)
+    return WorkDocument(
+        path, JISHUO_TEXT, JISHUO, juans=[TJuan(1, None, None, [chapter])], pages=pages
+    )
 
 
 def emit(docs: list[WorkDocument]) -> tuple[Dataset, TraditionEmitter]:
@@ -155,7 +157,9 @@ def test_each_work_has_its_own_iris_title_and_id(built) -> None:
     passage = URIRef(f"{chapter}/p/{key}")
     assert (passage, RDF.type, LJ.Passage) in g
     assert (URIRef(f"{passage}/c1"), LJ.blockKind, Literal("zhu")) in g
-    assert (URIRef(D + "yilijishuo/shiguanli/shiri"), RDF.type, LJ.Section) in g
+    section = URIRef(D + "yilijishuo/shiguanli/shiri")  # 右筮日: named 筮日, as the book's
+    assert (section, RDF.type, LJ.Section) in g
+    assert g.value(section, LJ.title) == Literal("筮日", lang="lzh")
     assert (URIRef(D + "yilizhushu/juan/1/c1"), LJ.blockKind, Literal("kaozheng")) in g
 
 
@@ -312,7 +316,7 @@ def junk_documents(draw) -> WorkDocument:
         return TChapter(draw(st.none() | texts), rite, None, [block()], sections)
 
     juans = [
-        TJuan(draw(st.none() | st.integers(0, 3)), None, [chapter(), chapter()], [block()])
+        TJuan(draw(st.none() | st.integers(0, 3)), None, None, [chapter(), chapter()], [block()])
         for _ in range(draw(st.integers(0, 2)))
     ]
     info = WorkInfo("somework", "KR9z9999", "某書", "generic", known=False)
@@ -327,3 +331,20 @@ def test_emission_never_fails_on_any_structure(doc: WorkDocument) -> None:
     assert all(len(q) == 4 and all(t is not None for t in q) for q in quads)
     subjects = {str(q[0]) for q in quads}
     assert all(s.startswith((D + "somework", D + "source/", D + "person/")) for s in subjects)
+
+
+def test_a_juan_a_file_prints_in_two_halves_is_two_juans() -> None:
+    """集说 prints 卷五上 and 卷五下 in one file: both are kept, the second as ``juan/1-2``."""
+    doc, again = zhushu_doc(), zhushu_doc()
+    doc.juans[0].label = "卷一上"
+    again.juans[0].label = "卷一下"
+    doc.juans.append(again.juans[0])
+    ds, emitter = emit([doc])
+    g = union(ds)
+    halves = [URIRef(D + "yilizhushu/juan/1"), URIRef(D + "yilizhushu/juan/1-2")]
+    assert all((j, RDF.type, LJ.Juan) in g for j in halves)
+    label = URIRef("http://www.w3.org/2000/01/rdf-schema#label")
+    assert Literal("仪礼注疏卷一下", lang="lzh") in set(g.objects(halves[1], label))
+    second = URIRef(D + "yilizhushu/shiguanli-2")
+    assert (second, DCTERMS.isPartOf, halves[1]) in g
+    assert not emitter.take_issues()

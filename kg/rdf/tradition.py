@@ -68,6 +68,14 @@ def passage_keys(chapter: TChapter) -> dict[int, str]:
     return keys
 
 
+def section_title(sec: TSection) -> str | None:
+    """The name of a section, as the book's: X of a printed 右X (the heading keeps 右)."""
+    title = sec.title
+    if title and title.startswith("右") and len(title) > 1:
+        return title[1:]
+    return title
+
+
 def pages_of(doc: WorkDocument, pieces: list[tuple[int, int]]) -> list[str]:
     """The printed pages the spans stand on (``<pb:…>`` markers before or inside them)."""
     out: list[str] = []
@@ -236,22 +244,16 @@ class TraditionEmitter:
     def juan(self, juan: TJuan, work: URIRef, n: int) -> Iterator[Quad]:
         doc = self.doc
         assert doc is not None
-        sid = self.sources[doc.path]
-        node = self.minter.work_juan(work, juan.number, f"{sid}-{n}")
-        if node in self.juans:  # two files of one work hold this juan: the first is kept
-            start = juan.open_span[0] if juan.open_span else 0
-            line = doc.line_of(start)
-            message = f"juan {juan.number} of {doc.work.title} was read from "
-            message += f"{self.juans[node].name} already; this file's copy is left out"
-            self.report(line, start, start, message)
+        node = self.juan_node(juan, work, n)
+        if node is None:
             return
-        self.juans[node] = doc.path
         graph = self.text_graph
         yield node, RDF.type, LJ.Juan, graph
         yield node, DCTERMS.isPartOf, work, graph
         yield node, LJ.order, integer(juan.number if juan.number else 900 + n), graph
         yield node, LJ.placement, Lit("marker" if juan.open_span else "header"), graph
-        label = normalize(doc.work.title) + (f"卷{juan.number}" if juan.number else "")
+        label = f"卷{juan.number}" if juan.number is not None else ""
+        label = normalize(doc.work.title) + normalize(juan.label or label)  # as printed: 卷五上
         yield node, RDFS.label, zh(label), graph
         if juan.number is not None:
             yield node, RDFS.label, en(f"Juan {juan.number}"), graph
@@ -261,6 +263,26 @@ class TraditionEmitter:
             yield from self.chapter(ch, work, node, i)
         for i, block in enumerate(juan.kaozheng, 1):
             yield from self.block(block, self.minter.child(node, f"c{i}"), node, node, i)
+
+    def juan_node(self, juan: TJuan, work: URIRef, n: int) -> URIRef | None:
+        """The juan's IRI: ``juan/5``, ``juan/5-2`` for the second juan 5 of a file (卷五下),
+        None (reported) for a juan another file of the work held already."""
+        doc = self.doc
+        assert doc is not None
+        node = self.minter.work_juan(work, juan.number, f"{self.sources[doc.path]}-{n}")
+        first = self.juans.get(node)
+        if first is not None and first != doc.path:  # two files hold it: the first is kept
+            start = juan.open_span[0] if juan.open_span else 0
+            message = f"juan {juan.number} of {doc.work.title} was read from "
+            message += f"{first.name} already; this file's copy is left out"
+            self.report(doc.line_of(start), start, start, message)
+            return None
+        base, k = node, 1
+        while node in self.juans:
+            k += 1
+            node = URIRef(f"{base}-{k}")
+        self.juans[node] = doc.path
+        return node
 
     def chapter(self, ch: TChapter, work: URIRef, juan: URIRef, order: int) -> Iterator[Quad]:
         doc = self.doc
@@ -290,7 +312,7 @@ class TraditionEmitter:
         keys = passage_keys(ch)
         seen: dict[str, int] = {}
         for i, sec in enumerate(ch.sections, 1):
-            title_key = normalize(sec.title or "")[:_TITLE_CHARS]
+            title_key = normalize(section_title(sec) or "")[:_TITLE_CHARS]
             seen[title_key] = seen.get(title_key, 0) + 1
             first = keys[id(sec.passages[0])] if sec.passages else str(i)
             snode = self.minter.section(node, title_key or None, seen[title_key], key=first)
@@ -311,12 +333,13 @@ class TraditionEmitter:
         yield node, RDF.type, LJ.Section, graph
         yield node, DCTERMS.isPartOf, chapter, graph
         yield node, LJ.order, integer(order), graph
-        label = normalize(sec.title) if sec.title else "（未题）"
+        title = section_title(sec)
+        label = normalize(title) if title else "（未题）"
         assert self.doc is not None
         work = normalize(self.doc.work.title)
         yield node, RDFS.label, zh(f"{work}·{chapter_name}·{label}"), graph
-        if sec.title and sec.heading is not None:
-            yield node, LJ.title, zh(sec.title), graph
+        if title and sec.heading is not None:
+            yield node, LJ.title, zh(title), graph
         if sec.covers:
             yield node, RDFS.comment, zh(sec.covers), graph
         yield from self.witness(node, None, sec.heading)

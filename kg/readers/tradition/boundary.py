@@ -80,16 +80,37 @@ class Splitter:
         note is known to run at least that far (its words are quoted as 注 by the 疏)."""
         if len(note) < max(floor, 1) + self.min_classic:
             return None
-        z, c = self.zhu, self.classic
+        z = self.zhu
         whole = z.score(note + "注" + after, start=True, end=False)
         fresh = z.score(after, start=True, end=False)
         head = [0.0]
         for lp in z.logps(note, start=True, end=False):
             head.append(head[-1] + lp)
+        tail = self._tails(note)
         best, best_k = -math.inf, None
         for k in range(max(floor, 1), len(note) - self.min_classic + 1):
             ends = math.log(z.prob(note[max(0, k - z.order + 1) : k], _EOS))
-            s = head[k] + ends + c.score(note[k:]) + fresh
+            s = head[k] + ends + self._classic(note, k, tail) + fresh
             if s > best:
                 best, best_k = s, k
         return best_k if best > whole + self.margin else None
+
+    def _tails(self, note: str) -> list[float]:
+        """tail[m]: log P of ``note[m:]`` and its end under the classic's model, each
+        character after its full history inside the note (so shared by every split ≤ m)."""
+        c, n = self.classic, len(note)
+        tail = [0.0] * (n + 1)
+        tail[n] = math.log(c.prob(note[max(0, n - c.order + 1) :], _EOS))
+        for j in range(n - 1, -1, -1):
+            tail[j] = tail[j + 1] + math.log(c.prob(note[max(0, j - c.order + 1) : j], note[j]))
+        return tail
+
+    def _classic(self, note: str, k: int, tail: list[float]) -> float:
+        """log P of ``note[k:]`` as a whole 经文: its first characters after the start."""
+        c = self.classic
+        lead = min(c.order - 1, len(note) - k)
+        if lead < c.order - 1:
+            return c.score(note[k:])
+        pad = _BOS * (c.order - 1) + note[k : k + lead]
+        head = sum(math.log(c.prob(pad[i : i + c.order - 1], note[k + i])) for i in range(lead))
+        return head + tail[k + lead]

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from kg.readers.titles import mint_slug, name_of, rite_for
-from kg.readers.tradition.layout import KanripoFile, KLine, partition, read_lines, stream
+from kg.readers.tradition.layout import KanripoFile, KLine, Stream, partition, read_lines, stream
+from kg.readers.tradition.witness import align_notes
 from kg.readers.tradition.zhushu_sections import sections_of
 from kg.readers.tradition.zhushu_units import Conventions, Draft, DraftBlock, Units, split_notes
 from kg.text.catalog import load_catalog
@@ -86,15 +88,24 @@ def default_work(header: dict[str, str]) -> WorkInfo:
     )
 
 
-def read_zhushu(path: Path, text: str | None = None, work: WorkInfo | None = None) -> WorkDocument:
-    """One file of 儀禮注疏, read; what cannot be read is an issue with its line, never a crash."""
+def read_zhushu(
+    path: Path,
+    text: str | None = None,
+    work: WorkInfo | None = None,
+    witness: Mapping[str, str] | None = None,
+) -> WorkDocument:
+    """One file of 儀禮注疏, read; what cannot be read is an issue with its line, never a crash.
+
+    ``witness``: rite slug → that chapter's 经文 in another work (the book's, 集说's), to find
+    where a 注 running on into 经文 ends (``witness.py``); without it the file's own character
+    models guess (``boundary.py``)."""
     if text is None:
         text = path.read_bytes().decode("utf-8", errors="replace")
     f = read_lines(text)
     doc = WorkDocument(path, text, work or default_work(f.header), metadata=dict(f.header))
     doc.pages = list(f.pages)
     doc.issues = list(f.issues)
-    reader = _Reader(doc, f)
+    reader = _Reader(doc, f, witness or {})
     if _is_front(f):
         reader.front()
     else:
@@ -118,8 +129,9 @@ def _is_front(f: KanripoFile) -> bool:
 
 
 class _Reader:
-    def __init__(self, doc: WorkDocument, f: KanripoFile) -> None:
+    def __init__(self, doc: WorkDocument, f: KanripoFile, witness: Mapping[str, str]) -> None:
         self.doc, self.f, self.pr = doc, f, conventions()
+        self.witness = witness
         self.claims: list[Segment] = []
         self.cat = load_catalog()
         title = re.escape(_BLANKS.sub("", f.header.get("name", "") or doc.work.title))
@@ -196,7 +208,10 @@ class _Reader:
                 self.issue("structure", ch.title_span[0], said, ch.title_span[1])
         s = stream(lines, self.doc.text)
         units = Units(s, self.pr.conv).run()
-        drafts = split_notes(s, units.passages, self.pr.conv.zhu)
+        drafts = units.passages
+        if ch.rite in self.witness:
+            drafts = align_notes(s.text, drafts, self.witness[ch.rite], self.pr.conv.zhu)
+        drafts = split_notes(s, drafts, self.pr.conv.zhu)
         for i, message in units.problems:
             self.issue("structure", s.offsets[i], message)
         for a, b, kind in units.claims:
@@ -209,7 +224,7 @@ class _Reader:
         )
         return ch
 
-    def passage(self, s, d: Draft, ch: TChapter) -> TPassage | None:  # type: ignore[no-untyped-def]
+    def passage(self, s: Stream, d: Draft, ch: TChapter) -> TPassage | None:
         blocks = [self.block(s, b) for b in d.blocks]
         if d.heading is not None:
             self.claims.extend(Segment(Seg.HEADING, a, b) for a, b in s.pieces(*d.heading))
@@ -228,10 +243,13 @@ class _Reader:
         self.claims.extend(Segment(kind, a, b) for a, b in p.pieces)
         return p
 
-    def block(self, s, d: DraftBlock) -> Block:  # type: ignore[no-untyped-def]
+    def block(self, s: Stream, d: DraftBlock) -> Block:
         b = Block(voice=self.pr.voices.get(d.kind, "anonymous"), kind=d.kind)
         b.comments_on = d.comments_on
         s.fill(b, *d.body)
+        if d.kind == "shu-zhu" and d.comments_on is None and b.pieces:
+            said = "注釋曰 explaining no 注 of its passage (a 注 printed before, or none)"
+            self.issue("structure", b.start, said)
         if d.label is not None and d.label[1] > d.label[0]:
             pieces = s.pieces(*d.label)
             b.label = s.text[d.label[0] : d.label[1]]

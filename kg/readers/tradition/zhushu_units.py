@@ -38,6 +38,7 @@ class Draft:
     holes: list[Range] = field(default_factory=list)  # small print inside the 经文
     group_start: bool = False  # first passage after a 疏: a 疏's 自此 may mean this one
     section: tuple[str, str, str, Range] | None = None  # (title, covers, end, span) of 自此…
+    witnessed: bool = False  # another witness of the classic confirmed where this 经文 ends
 
 
 @dataclass
@@ -218,8 +219,6 @@ class Units:
             block = DraftBlock(kind, (e, nxt[0]), label=(a, e) if e > a else None)
             if kind == "shu-zhu":
                 block.comments_on = zhu
-                if zhu is None:
-                    self.problems.append((a, "注釋曰 in a 疏 whose passage has no 注"))
             target.append(block)
             self._section(block)
 
@@ -249,7 +248,7 @@ def split_notes(s: Stream, passages: list[Draft], zhu: str) -> list[Draft]:
     splitter = Splitter(CharModel.train(clean), CharModel.train(classic))
     out: list[Draft] = []
     for p in passages:
-        out.extend(_split_passage(text, p, splitter, zhu))
+        out.extend([p] if p.witnessed else _split_passage(text, p, splitter, zhu))
     return out
 
 
@@ -262,20 +261,24 @@ def _split_passage(text: str, p: Draft, splitter: Splitter, zhu: str) -> list[Dr
         while m >= 0:
             cut = splitter.split(text[a:m], text[m + len(zhu) : min(e, m + len(zhu) + 3)])
             if cut is not None:
-                head = Draft(p.body, p.blocks[:k], p.record, p.heading, p.group_start)
-                head.holes = p.holes
-                head.blocks.append(DraftBlock("zhu", (a, a + cut), b.label))
-                rest = [DraftBlock("zhu", (m + len(zhu), e), (m, m + len(zhu)))]
-                tail = Draft((a + cut, m), rest + p.blocks[k + 1 :], p.record, section=p.section)
-                _renumber(tail, k)
+                head, tail = cut_note(p, k, a + cut, m, len(zhu))
                 return [head, *_split_passage(text, tail, splitter, zhu)]
             m = text.find(zhu, m + 1, e)
     return [p]
 
 
-def _renumber(p: Draft, k: int) -> None:
-    """Blocks moved to a new passage after the 注 at ``k`` was cut: block ``x`` of the old
-    passage is ``x - k`` of the new one, and what pointed before it points at its 注 (0)."""
-    for b in p.blocks:
-        if b.comments_on is not None:
-            b.comments_on = max(b.comments_on - k, 0)
+def cut_note(p: Draft, k: int, start: int, m: int, label: int) -> tuple[Draft, Draft]:
+    """Passage ``p``'s block ``k`` is a 注 that runs on into 经文 ``start``–``m``: the 注
+    ends at ``start``; a new passage holds that 经文, a 注 after the label (``label``
+    characters) at ``m`` if the old 注 goes on past it, and the blocks that followed."""
+    b = p.blocks[k]
+    a, e = b.body
+    head = Draft(p.body, p.blocks[:k], p.record, p.heading, p.holes, group_start=p.group_start)
+    head.blocks.append(DraftBlock("zhu", (a, start), b.label))
+    rest = [DraftBlock("zhu", (m + label, e), (m, m + label))] if m < e else []
+    tail = Draft((start, m), rest + p.blocks[k + 1 :], p.record, section=p.section)
+    for x in tail.blocks:  # what explained block y of p is now at y - k - 1 + len(rest)
+        if x.comments_on is not None:
+            y = x.comments_on - k - 1 + len(rest)
+            x.comments_on = y if y >= 0 and tail.blocks[y].kind == "zhu" else None
+    return head, tail
