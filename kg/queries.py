@@ -2,7 +2,9 @@
 
 The first comment line is the title. ``# @param NAME = DEFAULT  description`` declares a
 parameter: ``kg query NAME --bind NAME=VALUE`` (or the default) is put in the query as
-``VALUES ?NAME { VALUE }`` at the start of its WHERE block.
+``VALUES ?NAME { VALUE }`` at the start of its WHERE block. ``# @needs WHAT`` says the query
+only has rows when the build holds more than the book (``tradition``: works such as 仪礼注疏
+read beside it).
 
 >>> q = parse_query("x", "# Title\\n# @param t = 请射  a title\\nSELECT * WHERE { ?s ?p ?t }")
 >>> q.title, q.params
@@ -22,6 +24,7 @@ from kg.resources import queries_dir
 from kg.text.normalize import normalize
 
 _PARAM = re.compile(r"^#\s*@param\s+(\w+)\s*(?:=\s*(\S+))?\s*(.*)$")
+_NEEDS = re.compile(r"^#\s*@needs\s+(\w+)")
 _WHERE = re.compile(r"\bWHERE\s*\{", re.I)
 
 
@@ -33,12 +36,14 @@ class NamedQuery:
     params: dict[str, str] = field(default_factory=dict)
     path: Path | None = None
     docs: dict[str, str] = field(default_factory=dict)  # what each parameter is
+    needs: tuple[str, ...] = ()  # data the query needs beyond the book (tradition)
 
 
 def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
     title = ""
     params: dict[str, str] = {}
     docs: dict[str, str] = {}
+    needs: list[str] = []
     for line in text.splitlines():
         if not line.startswith("#"):
             if line.strip():
@@ -47,9 +52,11 @@ def parse_query(name: str, text: str, path: Path | None = None) -> NamedQuery:
         if m := _PARAM.match(line):
             params[m.group(1)] = m.group(2) or ""
             docs[m.group(1)] = m.group(3).strip()
+        elif m := _NEEDS.match(line):
+            needs.append(m.group(1))
         elif not title and line.strip("# ").strip():
             title = line.strip("# ").strip()
-    return NamedQuery(name, title, text, params, path, docs)
+    return NamedQuery(name, title, text, params, path, docs, tuple(needs))
 
 
 def list_queries() -> list[NamedQuery]:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from kg.cli import cli
 from kg.eval import tasks
-from kg.eval.score import Report, Score, read_gold
+from kg.eval.score import Report, Score, read_gold, read_jsonl
 
 
 def fake_score(path: Path) -> Report:
@@ -93,4 +93,8 @@ def test_test_errors_only_when_the_test_split_is_named(gold: Path) -> None:
 def test_the_real_test_split_exists_for_every_task() -> None:
     for name, task in tasks.TASKS.items():
         assert task.path("test").is_file(), name
-        assert task.path("test").parent == task.path("dev").parent / "test"
+        if task.split_field:  # one file, each line saying its split
+            rows = read_jsonl(task.path("dev"))
+            assert {r["split"] for r in rows} == {"dev", "test"}, name
+        else:
+            assert task.path("test").parent == task.path("dev").parent / "test"

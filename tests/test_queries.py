@@ -39,7 +39,8 @@ def test_every_query_is_documented_and_runs(seeds_db) -> None:
     assert len(queries) >= 6
     for q in queries:
         assert q.title, q.name
-        assert run(seeds_db, q.name), q.name
+        if not q.needs:  # the tradition's queries run on seeds + samples (test_tradition_links)
+            assert run(seeds_db, q.name), q.name
 
 
 def test_every_heading_of_the_seeds_is_a_section_in_order(seeds_db) -> None:

@@ -36,6 +36,24 @@ def build_progress(quiet: bool) -> Iterator[ProgressFn | None]:
         yield update
 
 
+def print_links(c: dict[str, int]) -> None:
+    """The tradition linked to the book (kg.build.link): parallels, quotations, and what was
+    not found — passages with no parallel in a work, quoting opinions with no source."""
+    parts = [
+        ("parallels", "parallels"),
+        ("classic variants", "classic variants"),
+        ("quoting opinions", "quoting opinions"),
+        ("quotations", "quotations"),
+        ("quotations verbatim", "verbatim"),
+        ("quotations abridged", "abridged"),
+        ("quotations paraphrase", "paraphrase"),
+    ]
+    click.echo("  linked: " + " · ".join(f"{label} {c.get(key, 0):,}" for key, label in parts))
+    missing = sorted((k, n) for k, n in c.items() if k.startswith(("untraced", "passages without")))
+    if missing:
+        click.echo("  not found: " + " · ".join(f"{k} {n:,}" for k, n in missing))
+
+
 def print_build_report(r: BuildReport, verbose: bool) -> None:
     c = r.counts
     click.echo(f"Built {r.store} from {len(r.sources)} files in {r.seconds:.1f} s")
@@ -65,6 +83,8 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
     for title, w in r.works.items():  # each work of the tradition read beside the book
         counts = ("juan", "chapters", "sections", "passages", "records", "blocks", "opinions")
         click.echo(f"  {title}: " + " · ".join(f"{k} {w.get(k, 0):,}" for k in counts))
+    if r.works:
+        print_links(c)
     layers = " · ".join(f"{g.rsplit('/', 1)[-1]} {n:,}" for g, n in r.graphs.items())
     click.echo(f"  triples {r.triples:,} ({layers})")
     if verbose and r.phases:

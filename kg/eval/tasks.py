@@ -15,6 +15,7 @@ from kg.errors import InputError
 from kg.eval.acts import evaluate_acts
 from kg.eval.entities import evaluate_entities
 from kg.eval.glosses import evaluate_glosses
+from kg.eval.quotations import evaluate_quotations
 from kg.eval.score import Report, SplitReports
 from kg.eval.voices import evaluate_voices
 from kg.resources import project_root
@@ -28,13 +29,21 @@ SPLIT_CHOICES = (*SPLITS, "all")
 @dataclass(frozen=True)
 class Task:
     """gold (str): the file name, in tests/gold/ (dev) and tests/gold/test/ (test).
-    score (Callable): gold file → Report."""
+    score (Callable): gold file → Report.
+    split_field (bool): one file in tests/gold/ holds both splits, each line's ``split``
+    saying which (the quotations gold); ``score`` then takes the split too."""
 
     gold: str
-    score: Callable[[Path], Report]
+    score: Callable[..., Report]
+    split_field: bool = False
 
     def path(self, split: str) -> Path:
+        if self.split_field:
+            return GOLD_DIR / self.gold
         return (GOLD_DIR if split == "dev" else TEST_DIR) / self.gold
+
+    def run(self, path: Path, split: str) -> Report:
+        return self.score(path, split) if self.split_field else self.score(path)
 
 
 TASKS: dict[str, Task] = {
@@ -42,6 +51,7 @@ TASKS: dict[str, Task] = {
     "voices": Task("voices.jsonl", evaluate_voices),
     "glosses": Task("glosses.jsonl", evaluate_glosses),
     "acts": Task("acts.jsonl", evaluate_acts),
+    "quotations": Task("quotations.jsonl", evaluate_quotations, split_field=True),
 }
 
 
@@ -71,7 +81,7 @@ def run_splits(
     for name in tasks:
         task = TASKS[name]
         files = gold_files(task, split, gold)
-        out.append(SplitReports(name, {s: task.score(p) for s, p in files.items()}))
+        out.append(SplitReports(name, {s: task.run(p, s) for s, p in files.items()}))
     return out
 
 

@@ -162,4 +162,31 @@ class LJ(DefinedNamespace):
     citedAs: URIRef  # The cited-work concept that names this work
     quotes: URIRef  # The commentator an opinion of a tradition work quotes (注曰 → 郑玄)
 
+    # the tradition: the classic across works, quotations traced to their sources
+    ClassicVariant: URIRef  # Where two works read the classic differently beyond variants
+    Parallel: URIRef  # One overlap of the classic between passages of two works
+    Quotation: URIRef  # An opinion's quoted words traced to their source block
+    fidelity: URIRef  # verbatim, abridged or paraphrase
+    fromCharEnd: URIRef  # Offset just after the stretch in the first side's passage
+    fromCharStart: URIRef  # Offset of the stretch in the first side's passage
+    fromPassage: URIRef  # The first side of a parallel
+    fromText: URIRef  # The first side's characters at a variant
+    hasParallel: URIRef  # An lj:Parallel the passage takes part in
+    hasQuotation: URIRef  # A quotation the opinion makes
+    hasVariant: URIRef  # A textual variant inside a parallel
+    parallel: URIRef  # A passage of another work whose 经文 overlaps this one's
+    quotedCharEnd: URIRef  # Offset just after the quoted span in the opinion's text
+    quotedCharStart: URIRef  # Offset of the quoted span in the opinion's text
+    quotedFrom: URIRef  # The source block the quoted words come from
+    quotedWords: URIRef  # The quoted span as the book writes it
+    omittedText: URIRef  # Source words a quotation leaves out
+    similarity: URIRef  # How alike two aligned stretches are, 0–1
+    sourceCharEnd: URIRef  # Offset just after lj:sourceText in the source block
+    sourceCharStart: URIRef  # Offset of lj:sourceText in the source block
+    sourceText: URIRef  # The source's words the quotation used
+    toCharEnd: URIRef  # Offset just after the stretch in the other side's passage
+    toCharStart: URIRef  # Offset of the stretch in the other side's passage
+    toPassage: URIRef  # The other side of a parallel
+    toText: URIRef  # The other side's characters at a variant
+
     _NS = Namespace("https://w3id.org/lijing/ontology#")

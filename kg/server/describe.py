@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from kg.nlp.quotations import marks
 from kg.rdf.prefixes import PREFIXES, data_prefixes
 from kg.store import (
     Cell,
@@ -48,11 +49,43 @@ class Segment:
 
 
 @dataclass
+class Quote:
+    """A quotation of an opinion beside its source words, cut and changed characters marked
+    (kg.nlp.quotations.marks: pieces of ``same`` / ``added`` / ``cut`` / ``changed``)."""
+
+    node: Node
+    source: Node  # the source block
+    fidelity: str | None
+    similarity: str | None
+    quoted: list[tuple[str, str]]
+    words: list[tuple[str, str]]
+
+
+@dataclass
 class Voice:
     node: Node
     who: Node | None
     voice: str | None
     segments: list[Segment]
+    quotations: list[Quote] = field(default_factory=list)
+
+
+@dataclass
+class ParallelBlock:
+    node: Node
+    kind: str | None
+    who: Node | None
+    text: str
+
+
+@dataclass
+class Parallel:
+    """The same 经文 in another work, with the commentary printed under it there."""
+
+    node: Node
+    work: Node
+    text: str
+    blocks: list[ParallelBlock]
 
 
 @dataclass
@@ -98,6 +131,7 @@ class Page:
     blocks: list[Block] = field(default_factory=list)
     children: list[Child] = field(default_factory=list)
     acts: list[Act] = field(default_factory=list)
+    parallels: list[Parallel] = field(default_factory=list)
     outgoing: list[tuple[Node, list[Node]]] = field(default_factory=list)
     incoming: list[tuple[Node, list[Node]]] = field(default_factory=list)
     incoming_total: int = 0
@@ -195,20 +229,11 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
             mine[r["p"].value].append(r["o"])
     types = [c for c in mine.get(RDF_TYPE, [])]
     own = [c for p in LABEL_PROPS for c in mine.get(p, [])]
-    texts = [c.value for c in mine.get(LJ + "text", [])]
 
     parts = _Parts(db, labels)
     breadcrumbs = parts.breadcrumbs(iri)
-    if LJ + "Commentary" in {t.value for t in types}:
-        blocks = [parts.block(iri, texts[0] if texts else "")]
-        text = None
-    else:
-        blocks = [
-            parts.block(r["c"].value, r["text"].value)
-            for r in _select(db, "blocks", iri)
-            if r["c"] and r["text"]
-        ]
-        text = highlight(texts[0], parts.spans(iri, mine)) if texts else None
+    blocks, text = parts.commentary(iri, LJ + "Commentary" in {t.value for t in types}, mine)
+    parallels = [] if text is None else parts.parallels(iri)
     shown = {b.unit.value for b in blocks}
     children = [c for c in parts.children(iri) if c.cell.value not in shown]  # blocks shown
     acts = parts.acts(iri)
@@ -225,6 +250,7 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
         blocks=[parts.resolve_block(b) for b in blocks],
         children=[parts.resolve_child(c) for c in children],
         acts=[parts.resolve_act(a) for a in acts],
+        parallels=[parts.resolve_parallel(p) for p in parallels],
         outgoing=_group([(r["p"], r["o"]) for r in out_rows], labels),
         incoming=_group([(r["p"], r["x"]) for r in in_rows], labels),
         incoming_total=total or 0,
@@ -289,11 +315,30 @@ Pieces = list[tuple[str, Cell | None]]  # text cut at mentions, each with its co
 
 
 @dataclass
+class RawQuote:
+    quotation: Cell
+    source: Cell
+    fidelity: str | None
+    similarity: str | None
+    words: str
+    source_text: str
+
+
+@dataclass
 class RawVoice:
     opinion: Cell
     who: Cell | None
     voice: str | None
     segments: Pieces
+    quotations: list[RawQuote] = field(default_factory=list)
+
+
+@dataclass
+class RawParallel:
+    passage: Cell
+    work: Cell
+    text: str
+    blocks: list[tuple[Cell, str | None, Cell | None, str]]
 
 
 @dataclass
@@ -365,6 +410,20 @@ class _Parts:
                 ]
         return spans
 
+    def commentary(
+        self, iri: str, is_block: bool, mine: dict[str, list[Cell]]
+    ) -> tuple[list[RawBlock], Pieces | None]:
+        """A block's own voices; or a unit's blocks and its text with its mentions."""
+        texts = [c.value for c in mine.get(LJ + "text", [])]
+        if is_block:
+            return [self.block(iri, texts[0] if texts else "")], None
+        blocks = [
+            self.block(r["c"].value, r["text"].value)
+            for r in _select(self.db, "blocks", iri)
+            if r["c"] and r["text"]
+        ]
+        return blocks, highlight(texts[0], self.spans(iri, mine)) if texts else None
+
     def block(self, iri: str, text: str) -> RawBlock:
         spans = self.mentions(iri)
         voices = []
@@ -379,7 +438,52 @@ class _Parts:
             self.labels.want(r["who"])
             voice = r["voice"].value if r["voice"] else None
             voices.append(RawVoice(opinion, r["who"], voice, highlight(said.value, own)))
+        quotes = self.quotations(iri)
+        for v in voices:
+            v.quotations = quotes.get(v.opinion.value, [])
         return RawBlock(Cell("iri", iri), highlight(text, spans), voices)
+
+    def quotations(self, block: str) -> dict[str, list[RawQuote]]:
+        """The quotations of the block's opinions, by opinion."""
+        out: dict[str, list[RawQuote]] = defaultdict(list)
+        for r in _select(self.db, "quotations", block):
+            o, q, src, words, source = r["o"], r["q"], r["from"], r["words"], r["source"]
+            if o is None or q is None or src is None or words is None or source is None:
+                continue
+            if any(x.quotation.value == q.value for x in out[o.value]):
+                continue
+            self.labels.want(src)
+            fidelity, sim = r["fidelity"], r["similarity"]
+            out[o.value].append(
+                RawQuote(
+                    q,
+                    src,
+                    fidelity.value if fidelity else None,
+                    sim.value if sim else None,
+                    words.value,
+                    source.value,
+                )
+            )
+        return out
+
+    def parallels(self, iri: str) -> list[RawParallel]:
+        """The passages of other works parallel to ``iri``, each with its blocks."""
+        found: dict[str, RawParallel] = {}
+        for r in _select(self.db, "parallels", iri):
+            x, text, work = r["x"], r["text"], r["work"]
+            if x is None or text is None or work is None or x.value in found:
+                continue
+            self.labels.want(work)
+            found[x.value] = par = RawParallel(x, work, text.value, [])
+            rows = _select(self.db, "parallel-blocks", x.value)
+            for row in rows or _select(self.db, "blocks", x.value):  # the book's: no kind
+                b, said = row.get("b") or row.get("c"), row.get("said") or row.get("text")
+                if b is None or said is None or any(k.value == b.value for k, *_ in par.blocks):
+                    continue
+                who, kind = row.get("who"), row.get("kind")
+                self.labels.want(who)
+                par.blocks.append((b, kind.value if kind else None, who, said.value))
+        return list(found.values())
 
     def children(self, iri: str) -> list[RawChild]:
         kids: dict[str, RawChild] = {}
@@ -427,10 +531,23 @@ class _Parts:
                     self.labels.maybe(v.who),
                     v.voice,
                     self.resolve(v.segments) or [],
+                    [self.resolve_quote(q) for q in v.quotations],
                 )
                 for v in b.voices
             ],
         )
+
+    def resolve_quote(self, q: RawQuote) -> Quote:
+        quoted, words = marks(q.words, q.source_text)
+        node, source = self.labels.node(q.quotation), self.labels.node(q.source)
+        return Quote(node, source, q.fidelity, q.similarity, quoted, words)
+
+    def resolve_parallel(self, p: RawParallel) -> Parallel:
+        blocks = [
+            ParallelBlock(self.labels.node(b), kind, self.labels.maybe(who), text)
+            for b, kind, who, text in p.blocks
+        ]
+        return Parallel(self.labels.node(p.passage), self.labels.node(p.work), p.text, blocks)
 
     def resolve_child(self, c: RawChild) -> Child:
         node = self.labels.node(c.cell)
