@@ -17,17 +17,15 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from kg.server import dumps, pages, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
+from kg.server.csp import CSP
 from kg.server.limits import RequestLimits
 
 STATIC = Path(__file__).parent / "static"
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-)
 
 
 class SecurityHeaders:
-    """nosniff everywhere; a strict Content-Security-Policy on HTML."""
+    """nosniff everywhere; a strict Content-Security-Policy on HTML (a page may bring a
+    stricter-or-equal one of its own: csp.with_inline_styles)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -42,7 +40,8 @@ class SecurityHeaders:
                 headers.append((b"x-content-type-options", b"nosniff"))
                 ctype = dict(headers).get(b"content-type", b"")
                 if ctype.startswith(b"text/html"):
-                    headers.append((b"content-security-policy", CSP.encode()))
+                    if b"content-security-policy" not in dict(headers):
+                        headers.append((b"content-security-policy", CSP.encode()))
                     headers.append((b"referrer-policy", b"same-origin"))
                 message = {**message, "headers": headers}
             await send(message)

@@ -51,8 +51,10 @@
     return t;
   }
 
+  // the share link opens this page with the query and runs it (a browser sent to
+  // /sparql?query=… is redirected here too); an RDF client can use /sparql?query=… itself
   function setLink() {
-    permalink.href = endpoint + "?query=" + encodeURIComponent(query.value);
+    permalink.href = location.pathname + "?query=" + encodeURIComponent(query.value) + "#editor";
   }
 
   function execute() {
@@ -105,5 +107,7 @@
     if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) { e.preventDefault(); execute(); }
   });
   query.addEventListener("input", setLink);
+  var shared = new URLSearchParams(location.search).get("query");
+  if (shared) { query.value = shared; execute(); }
   setLink();
 }());
