@@ -14,7 +14,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kg.server import dumps, pages, sparql
+from kg.server import dumps, pages, search, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
 from kg.server.csp import CSP
@@ -77,6 +77,7 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/sparql/", sparql.endpoint, methods=protocol),
         Route("/id/{path:path}", pages.resource, name="resource"),
         Route("/id", pages.resource),
+        Route("/search", search.search, name="search"),
         Route("/ontology", pages.ontology, name="ontology"),
         Route("/ontology.{ext}", pages.ontology),
         Route("/.well-known/void", pages.void, name="void"),
