@@ -84,6 +84,7 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/download/{name}", dumps.download, name="download"),
         Route("/graph-store", pages.graph_store, name="graph_store"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{name}", pages.docs_file),  # last: only the files of `kg docs`
     ]
     middleware = [
         Middleware(SecurityHeaders),

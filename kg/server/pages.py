@@ -201,6 +201,20 @@ def generated_docs(request: Request) -> Path | None:
     return None
 
 
+async def docs_file(request: Request) -> Response:
+    """The files `kg docs` writes beside ontology.html (its diagram, shapes, context), at
+    the root where that page's relative links point; nothing else."""
+    docs = generated_docs(request)
+    name = request.path_params["name"]
+    wanted = docs.parent / name if docs else None
+    if wanted is None or name.startswith(".") or not wanted.is_file() or wanted == docs:
+        return error_page(request, 404, f"No page /{name}.")
+    return FileResponse(wanted, media_type=CONTENT_TYPES.get(_DOCS_TYPES.get(wanted.suffix, "")))
+
+
+_DOCS_TYPES = {".ttl": "turtle", ".jsonld": "jsonld"}
+
+
 def _terms(g: Graph, kinds: tuple) -> list[dict[str, Any]]:
     out = []
     subjects = {s for k in kinds for s in g.subjects(RDF.type, k) if str(s).startswith(LJ)}
