@@ -246,13 +246,9 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
     acts = parts.acts(iri)
 
     labels.fetch()
-    best = min(own, key=lambda c: rank(c.tag), default=None)
-    fallback = labels.best.get(iri, (0, None))[1]
-    if graph_triples is not None and not best:
-        fallback = f"named graph {iri.rstrip('/').rsplit('/', 1)[-1]}"
     return Page(
         iri=iri,
-        label=best.value if best else fallback,
+        label=_heading(iri, own, labels, graph_triples),
         labels=[labels.node(c) for c in own],
         types=[labels.node(c) for c in types],
         breadcrumbs=[labels.node(c) for c in breadcrumbs],
@@ -265,6 +261,16 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
         incoming_total=total or 0,
         graph_triples=graph_triples,
     )
+
+
+def _heading(iri: str, own: list[Cell], labels: Labels, graph_triples: int | None) -> str | None:
+    """The page's own best label; else what Labels names it (never the bare IRI)."""
+    best = min(own, key=lambda c: rank(c.tag), default=None)
+    if best:
+        return best.value
+    if graph_triples is not None:
+        return f"named graph {iri.rstrip('/').rsplit('/', 1)[-1]}"
+    return labels.best.get(iri, (0, None))[1]
 
 
 def rdf(db: Any, iri: str, fmt: str, cap: int | None) -> bytes | None:
