@@ -15,6 +15,7 @@ read beside it).
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -75,8 +76,12 @@ def resolve_query(ref: str) -> NamedQuery:
         return parse_query(path.stem, path.read_text(encoding="utf-8"), path)
     named = queries_dir() / f"{ref}.rq"
     if not named.is_file():
-        names = ", ".join(q.name for q in list_queries())
-        raise QueryError(f"no query named {ref!r} (named queries: {names})")
+        names = [q.name for q in list_queries()]
+        close = difflib.get_close_matches(ref, names, n=3, cutoff=0.5)
+        hint = f"did you mean {' or '.join(close)}? " if close else ""
+        raise QueryError(
+            f"no query named {ref!r} ({hint}kg query --list shows them all: {', '.join(names)})"
+        )
     return parse_query(ref, named.read_text(encoding="utf-8"), named)
 
 

@@ -342,6 +342,7 @@ def query_dataset(
     union: bool = True,
     bindings: dict[str, str] | None = None,
     values: dict[str, list[str]] | None = None,
+    literals: dict[str, str] | None = None,
 ) -> ox.QuerySolutions | ox.QueryBoolean | ox.QueryTriples:
     """Run SPARQL the way the SPARQL protocol asks.
 
@@ -350,7 +351,8 @@ def query_dataset(
     ``union`` is false (Oxigraph's union flag would override a query's ``FROM``).
     ``bindings`` fix variables to IRIs by substitution (the variable must be projected);
     ``values`` put ``VALUES ?var { <iri> … }`` at the start of the WHERE block, each IRI
-    checked by Oxigraph first, so no text can break out of its ``<…>``.
+    checked by Oxigraph first, so no text can break out of its ``<…>``; ``literals`` fix
+    (projected) variables to plain strings the same way, never spliced into the text.
     """
     kwargs: dict[str, object] = {}
     try:
@@ -367,8 +369,11 @@ def query_dataset(
             kwargs["named_graphs"] = [ox.NamedNode(g) for g in named_graphs or []]
         else:
             kwargs["use_default_graph_as_union"] = union
-        if bindings:
-            kwargs["substitutions"] = {ox.Variable(k): ox.NamedNode(v) for k, v in bindings.items()}
+        if bindings or literals:
+            kwargs["substitutions"] = {
+                **{ox.Variable(k): ox.NamedNode(v) for k, v in (bindings or {}).items()},
+                **{ox.Variable(k): ox.Literal(v) for k, v in (literals or {}).items()},
+            }
     except ValueError as e:
         raise QueryError(f"not an IRI: {_one_line(str(e))}") from None
     try:

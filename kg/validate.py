@@ -235,6 +235,7 @@ def _target_pattern(shapes: Graph, shape: Node) -> str:
 
 
 Query = Callable[[str], Iterable[tuple[str | None, str | None]]]
+Progress = Callable[[str, int, int], None]  # (what now, steps done, steps)
 
 
 def rdflib_query(data: Graph) -> Query:
@@ -486,22 +487,40 @@ def validate_graph(
     owl_sample_size: int = 25,
     query: Query | None = None,
     graphs: int = 0,
+    progress: Progress | None = None,
 ) -> ValidationReport:
-    """Run the four checks over an rdflib graph (the union of the named graphs)."""
+    """Run the four checks over an rdflib graph (the union of the named graphs);
+    ``progress(step, done, total)`` is told before each one (they take seconds each)."""
     ontology = ontology if ontology is not None else load_ontology()
     shapes = shapes if shapes is not None else load_shapes()
-    checks = [
-        check_shacl(data, shapes, query),
-        check_terms(data, ontology),
-        check_ontology(ontology),
-        check_owlrl(data, ontology, owl_sample_size),
+    steps: list[tuple[str, Callable[[], CheckResult]]] = [
+        ("SHACL shapes", lambda: check_shacl(data, shapes, query)),
+        ("declared terms", lambda: check_terms(data, ontology)),
+        ("the ontology", lambda: check_ontology(ontology)),
+        ("OWL RL", lambda: check_owlrl(data, ontology, owl_sample_size)),
     ]
+    checks = []
+    for i, (what, run) in enumerate(steps):
+        if progress:
+            progress(f"checking {what}", i, len(steps))
+        checks.append(run())
+    if progress:
+        progress("done", len(steps), len(steps))
     return ValidationReport(checks, len(data), graphs)
 
 
-def validate_store(db: object, *, owl_sample_size: int = 25) -> ValidationReport:
+def validate_store(
+    db: object, *, owl_sample_size: int = 25, progress: Progress | None = None
+) -> ValidationReport:
     """Run the four checks over a built store (its own ontology graph, if it has one)."""
+    if progress:
+        progress("reading the store", 0, 4)
     data, ontology, graphs = store_graphs(db)
     return validate_graph(
-        data, ontology, owl_sample_size=owl_sample_size, query=store_query(db), graphs=graphs
+        data,
+        ontology,
+        owl_sample_size=owl_sample_size,
+        query=store_query(db),
+        graphs=graphs,
+        progress=progress,
     )

@@ -141,7 +141,7 @@ def test_the_command_fails_with_a_grouped_report(broken_store: Path) -> None:
     assert "NOT valid" in r.output
     # grouped: shape · path: message (n nodes), then the focus nodes
     assert "ljsh:witnessed · lj:witness: needs at least one lj:witness" in r.output
-    assert "ljd:test/ceshili/p/3" in r.output
+    assert "<https://w3id.org/lijing/id/test/ceshili/p/3>" in r.output  # valid SPARQL
     assert "lj:foo" in r.output
 
 

@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from kg.rdf.prefixes import PREFIXES, data_prefixes
+from kg.rdf.prefixes import PREFIXES, data_prefixes, sparql_term
 from kg.store import is_boolean, is_graph, rows, serialize_results, store_base
 
 if TYPE_CHECKING:  # kg.build pulls in spaCy: `kg query` should not wait for it
@@ -52,6 +52,21 @@ def print_links(c: dict[str, int]) -> None:
     missing = sorted((k, n) for k, n in c.items() if k.startswith(("untraced", "passages without")))
     if missing:
         click.echo("  not found: " + " · ".join(f"{k} {n:,}" for k, n in missing))
+
+
+@contextlib.contextmanager
+def step_progress(command: str) -> Iterator[ProgressFn]:
+    """Steps of a slow command on stderr: a live bar on a terminal, else one line a step."""
+    if not sys.stderr.isatty():
+
+        def say(what: str, done: int, total: int) -> None:
+            click.echo(f"{command}: {what} ({done}/{total})", err=True)
+
+        yield say
+        return
+    with build_progress(False) as update:
+        assert update is not None
+        yield update
 
 
 def print_build_report(r: BuildReport, verbose: bool) -> None:
@@ -101,13 +116,7 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
 
 
 def _compact(iri: str, prefixes: dict[str, str]) -> str:
-    best = ""
-    for name, ns in prefixes.items():
-        if iri.startswith(ns) and len(ns) > len(prefixes.get(best, "")):
-            best = name
-    if best:
-        return f"{best}:{iri[len(prefixes[best]) :]}"
-    return f"<{iri}>"
+    return sparql_term(iri, prefixes)  # what can be pasted back into a query
 
 
 def print_results(store: object, results: object, fmt: str) -> None:

@@ -25,9 +25,11 @@ FORMATS = ["table", *RESULT_FORMATS, *RDF_FORMATS]  # the registry's, and a tabl
     "binds",
     multiple=True,
     metavar="VAR=VALUE",
-    help="Fix a query variable (repeatable), e.g. --bind title=请射.",
+    help="Fix a query variable (repeatable), e.g. section-passages --bind section=请射.",
 )
-@click.option("--list", "list_", is_flag=True, help="List the named queries and exit.")
+@click.option(
+    "--list", "list_", is_flag=True, help="List the named queries with their parameters and exit."
+)
 @store_option
 def query(
     query: str | None,
@@ -45,6 +47,9 @@ def query(
     if list_:
         for q in list_queries():
             click.echo(f"{q.name:28} {q.title}")
+            if q.params:
+                binds = " ".join(f"--bind {k}={v}" for k, v in q.params.items())
+                click.echo(f"{'':28}   {binds}")
         return
     if (query is None) == (text is None):
         raise click.UsageError("give a query file or name, or -e 'SPARQL' (not both)")

@@ -12,13 +12,13 @@ import click
 
 from kg.cli.options import store_option
 from kg.rdf.namespaces import DATA, SHAPES
-from kg.rdf.prefixes import PREFIXES, curie
+from kg.rdf.prefixes import PREFIXES, data_prefixes, sparql_term
 
 SHOWN = 5  # focus nodes listed per group of findings
 _SHORT = {
     **PREFIXES,
     "ljsh": str(SHAPES),
-    "ljd": str(DATA),
+    **data_prefixes(str(DATA)),
 }
 _TITLES = {
     "shacl": "SHACL",
@@ -29,8 +29,8 @@ _TITLES = {
 
 
 def short(iri: str | None) -> str:
-    """An IRI as a prefixed name where a usual prefix fits."""
-    return curie(iri, _SHORT) if iri else ""
+    """An IRI as a prefixed name where a usual prefix fits and SPARQL can read it back."""
+    return sparql_term(iri, _SHORT) if iri else ""
 
 
 def render_text(report: object, where: str) -> str:
@@ -82,11 +82,13 @@ def render_text(report: object, where: str) -> str:
 )
 def validate_command(store: Path, fmt: str, owl_sample: int) -> None:
     """Check the built graph: SHACL shapes, declared terms, the ontology, OWL RL consistency."""
+    from kg.cli.output import step_progress
     from kg.store import open_store
     from kg.validate import validate_store
 
     path = store
-    report = validate_store(open_store(path), owl_sample_size=owl_sample)
+    with step_progress("kg validate") as progress:
+        report = validate_store(open_store(path), owl_sample_size=owl_sample, progress=progress)
     if fmt == "turtle":
         sys.stdout.buffer.write(report.to_graph().serialize(format="turtle", encoding="utf-8"))
         sys.stdout.flush()

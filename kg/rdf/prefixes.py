@@ -6,9 +6,15 @@
 'role:sishe'
 >>> curie("http://example.org/x")
 'http://example.org/x'
+>>> sparql_term("https://w3id.org/lijing/id/xiangsheli/s1", data_prefixes("https://w3id.org/lijing/id/"))
+'<https://w3id.org/lijing/id/xiangsheli/s1>'
+>>> sparql_term("https://w3id.org/lijing/id/role/sishe", data_prefixes("https://w3id.org/lijing/id/"))
+'role:sishe'
 """
 
 from __future__ import annotations
+
+import re
 
 from kg.rdf.namespaces import LJ
 
@@ -41,3 +47,17 @@ def curie(iri: str, prefixes: dict[str, str] | None = None, bare: bool = True) -
         return iri
     ns, prefix = max(fits, key=lambda f: len(f[0]))
     return f"{prefix}:{iri[len(ns) :]}"
+
+
+# a local name SPARQL reads without escapes (PN_LOCAL, less its \-escapes and %-codes)
+_CHARS = "A-Za-z0-9_\u00b7\u00c0-\ufffd"
+_LOCAL = re.compile(rf"(?:[{_CHARS}:](?:[{_CHARS}:.-]*[{_CHARS}:-])?)?")
+
+
+def sparql_term(iri: str, prefixes: dict[str, str] | None = None) -> str:
+    """``iri`` as a prefixed name where that is valid SPARQL and Turtle, else ``<iri>``:
+    what a person can paste back into a query (``ljd:a/b`` is neither)."""
+    short = curie(iri, prefixes)
+    if short != iri and _LOCAL.fullmatch(short.partition(":")[2]):
+        return short
+    return f"<{iri}>"

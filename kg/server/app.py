@@ -14,21 +14,19 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from kg.server import dumps, editor, pages, sparql
+from kg.server import dumps, editor, pages, search, sparql
 from kg.server.config import ServeConfig
 from kg.server.context import ServerContext
+from kg.server.csp import CSP
 from kg.server.i18n import RememberLanguage
 from kg.server.limits import RequestLimits
 
 STATIC = Path(__file__).parent / "static"
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-)
 
 
 class SecurityHeaders:
-    """nosniff everywhere; a strict Content-Security-Policy on HTML."""
+    """nosniff everywhere; a strict Content-Security-Policy on HTML (a page may bring a
+    stricter-or-equal one of its own: csp.with_inline_styles)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -43,7 +41,8 @@ class SecurityHeaders:
                 headers.append((b"x-content-type-options", b"nosniff"))
                 ctype = dict(headers).get(b"content-type", b"")
                 if ctype.startswith(b"text/html"):
-                    headers.append((b"content-security-policy", CSP.encode()))
+                    if b"content-security-policy" not in dict(headers):
+                        headers.append((b"content-security-policy", CSP.encode()))
                     headers.append((b"referrer-policy", b"same-origin"))
                 message = {**message, "headers": headers}
             await send(message)
@@ -81,12 +80,14 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/sparql/", sparql.endpoint, methods=protocol),
         Route("/id/{path:path}", pages.resource, name="resource"),
         Route("/id", pages.resource),
+        Route("/search", search.search, name="search"),
         Route("/ontology", pages.ontology, name="ontology"),
         Route("/ontology.{ext}", pages.ontology),
         Route("/.well-known/void", pages.void, name="void"),
         Route("/download/{name}", dumps.download, name="download"),
         Route("/graph-store", pages.graph_store, name="graph_store"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        Route("/{name}", pages.docs_file),  # last: only the files of `kg docs`
     ]
     middleware = [
         Middleware(SecurityHeaders),

@@ -8,6 +8,7 @@ query text. Labels are fetched once for all IRIs a page shows. The result is pla
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cache
@@ -181,7 +182,7 @@ class Labels:
         if cell is not None and cell.kind == "iri":
             self.wanted.add(cell.value)
 
-    def fetch(self) -> None:
+    def fetch(self, fallback: bool = True) -> None:
         todo = sorted(self.wanted - self.best.keys())
         for i in range(0, len(todo), 400):
             found = _rows(self.db, _query("labels"), values={"x": todo[i : i + 400]})
@@ -190,6 +191,37 @@ class Labels:
                     r = rank(label.tag if label.tag and ":" not in label.tag else None)
                     if x.value not in self.best or r < self.best[x.value][0]:
                         self.best[x.value] = (r, label.value)
+        if fallback:
+            self._fallback([i for i in todo if i not in self.best])
+
+    def _fallback(self, missing: list[str]) -> None:
+        """A name for what has no label, so no page shows a bare IRI: a term of another
+        vocabulary by its local name; a node of ours (a mention, an act, an opinion …) by
+        its type's label and its words, else its type and the end of its IRI."""
+        base = store_base(self.db)
+        ours = [i for i in missing if i.startswith(base)]
+        for i in missing:
+            if not i.startswith(base):
+                self.best[i] = (9, re.split(r"[#/]", i.rstrip("/#"))[-1] or i)
+        kinds: dict[str, str] = {}
+        words: dict[str, str] = {}
+        for i in range(0, len(ours), 400):
+            chunk = {"x": ours[i : i + 400]}
+            for x, c in _rows(self.db, _query("fallback-types"), values=chunk):
+                if x and c and (c.value.startswith(LJ) or x.value not in kinds):
+                    kinds[x.value] = c.value
+            for x, t in _rows(self.db, _query("fallback-texts"), values=chunk):
+                if x and t and len(t.value) < len(words.get(x.value, t.value + " ")):
+                    words[x.value] = t.value
+        names = Labels(self.db)
+        names.wanted.update(kinds.values())
+        names.fetch(fallback=False)
+        for iri in ours:
+            kind = names.best.get(kinds.get(iri, ""), (0, ""))[1]
+            said = words.get(iri, "")
+            said = said if len(said) <= 12 else said[:12] + "…"
+            tail = said or iri[len(base) :].rsplit("/", 1)[-1]
+            self.best[iri] = (9, f"{kind} {tail}".strip())
 
     def node(self, cell: Cell) -> Node:
         if cell.kind == "literal":
@@ -239,10 +271,9 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
     acts = parts.acts(iri)
 
     labels.fetch()
-    best = min(own, key=lambda c: rank(c.tag), default=None)
     return Page(
         iri=iri,
-        label=best.value if best else None,
+        label=_heading(iri, own, labels, graph_triples),
         labels=[labels.node(c) for c in own],
         types=[labels.node(c) for c in types],
         breadcrumbs=[labels.node(c) for c in breadcrumbs],
@@ -256,6 +287,16 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
         incoming_total=total or 0,
         graph_triples=graph_triples,
     )
+
+
+def _heading(iri: str, own: list[Cell], labels: Labels, graph_triples: int | None) -> str | None:
+    """The page's own best label; else what Labels names it (never the bare IRI)."""
+    best = min(own, key=lambda c: rank(c.tag), default=None)
+    if best:
+        return best.value
+    if graph_triples is not None:
+        return f"named graph {iri.rstrip('/').rsplit('/', 1)[-1]}"
+    return labels.best.get(iri, (0, None))[1]
 
 
 def rdf(db: Any, iri: str, fmt: str, cap: int | None) -> bytes | None:

@@ -21,12 +21,15 @@ from kg.rdf.namespaces import DEFAULT_BASE
 from kg.rdf.prefixes import PREFIXES, curie, data_prefixes
 from kg.resources import ontology_dir, project_root
 from kg.server import i18n
+from kg.server.csp import with_inline_styles
 from kg.server.errors import HttpError
 from kg.server.formats import (
     CONTENT_TYPES,
     DUMPS,
     EXTENSIONS,
+    GRAPH_NAMES,
     GRAPH_TYPES,
+    PAGE_FORMATS,
     PAGE_TYPES,
     SUFFIXES,
     negotiate,
@@ -131,6 +134,8 @@ async def resource(request: Request) -> Response:
             page = await ctx.run(
                 "page", {"iri": iri, "graph_triples": stats["graphs"].get(iri)}, request=request
             )
+        elif iri in stats["graphs"]:  # a named graph's page: its .ttl/.nt/… are its triples
+            body = await _graph(request, iri, fmt)
         else:
             body = await ctx.run(
                 "rdf", {"iri": iri, "fmt": fmt, "cap": ctx.config.limit}, request=request
@@ -222,6 +227,20 @@ def generated_docs(request: Request) -> Path | None:
     return None
 
 
+async def docs_file(request: Request) -> Response:
+    """The files `kg docs` writes beside ontology.html (its diagram, shapes, context), at
+    the root where that page's relative links point; nothing else."""
+    docs = generated_docs(request)
+    name = request.path_params["name"]
+    wanted = docs.parent / name if docs else None
+    if wanted is None or name.startswith(".") or not wanted.is_file() or wanted == docs:
+        return error_page(request, 404, f"No page /{name}.")
+    return FileResponse(wanted, media_type=CONTENT_TYPES.get(_DOCS_TYPES.get(wanted.suffix, "")))
+
+
+_DOCS_TYPES = {".ttl": "turtle", ".jsonld": "jsonld"}
+
+
 def _terms(g: Graph, kinds: tuple) -> list[dict[str, Any]]:
     out = []
     subjects = {s for k in kinds for s in g.subjects(RDF.type, k) if str(s).startswith(LJ)}
@@ -263,8 +282,10 @@ async def ontology(request: Request) -> Response:
         body = ontology_graph().serialize(format=RDF_FORMATS[fmt].rdflib)
         return Response(body, media_type=CONTENT_TYPES[fmt], headers=headers)
     docs = generated_docs(request)
-    if docs is not None:
-        return FileResponse(docs, media_type=CONTENT_TYPES["html"], headers=headers)
+    if docs is not None:  # self-contained: its <style> is let through by hash
+        html = docs.read_text(encoding="utf-8")
+        headers["Content-Security-Policy"] = with_inline_styles(html)
+        return Response(html, media_type=CONTENT_TYPES["html"], headers=headers)
     g = ontology_graph()
     try:
         base = (await _stats(request))["base"]
@@ -293,8 +314,8 @@ async def ontology(request: Request) -> Response:
 
 
 async def void(request: Request) -> Response:
-    mime = negotiate(request.headers.get("accept"), RDF_OFFERS)
-    if mime is None:
+    fmt = rdf_format(request)
+    if fmt is None:
         return Response(
             "406: VoID is RDF (Turtle, JSON-LD, N-Triples, RDF/XML)\n", 406, media_type="text/plain"
         )
@@ -302,11 +323,38 @@ async def void(request: Request) -> Response:
         stats = await _stats(request)
     except HttpError as e:
         return Response(e.message + "\n", e.status)
-    fmt = RDF_OFFERS[mime]
+    if fmt == "html":  # a person reads the description as a page, with the RDF as links
+        return templates.TemplateResponse(
+            request,
+            "void.html",
+            {
+                "turtle": void_description(request, stats, "turtle").decode("utf-8"),
+                "formats": [(RDF_FORMATS[f].label, EXTENSIONS[f]) for f in PAGE_FORMATS],
+            },
+            headers={"Vary": "Accept"},
+        )
     return Response(
         void_description(request, stats, fmt),
         media_type=CONTENT_TYPES[fmt],
         headers={"Vary": "Accept"},
+    )
+
+
+def rdf_format(request: Request) -> str | None:
+    """``?format=ttl`` (…), else by ``Accept``: "html" where a browser prefers HTML, an RDF
+    format for an RDF client (and for ``*/*``), None for neither."""
+    wanted = request.query_params.get("format", "").strip().lower()
+    if wanted:
+        fmt = GRAPH_NAMES.get(wanted)
+        return fmt if fmt in EXTENSIONS else None
+    mime = negotiate(request.headers.get("accept"), {**RDF_OFFERS, "text/html": "html"})
+    return None if mime is None else {**RDF_OFFERS, "text/html": "html"}[mime]
+
+
+async def _graph(request: Request, iri: str, fmt: str) -> bytes | None:
+    ctx = request.app.state.kg
+    return await ctx.run(
+        "graph", {"iri": iri, "fmt": fmt}, timeout=ctx.config.dump_timeout, request=request
     )
 
 
@@ -315,21 +363,23 @@ async def graph_store(request: Request) -> Response:
     graphs = request.query_params.getlist("graph")
     if len(graphs) != 1:
         return Response("give one ?graph=IRI\n", 400, media_type="text/plain")
-    mime = negotiate(request.headers.get("accept"), RDF_OFFERS)
-    if mime is None:
+    fmt = rdf_format(request)
+    if fmt is None:
         return Response(
             "406: a graph is sent as Turtle, N-Triples, RDF/XML or JSON-LD\n",
             406,
             media_type="text/plain",
         )
-    fmt = RDF_OFFERS[mime]
+    if fmt == "html":  # a person: the graph's page, not megabytes of RDF
+        try:
+            page = Linker(request, (await _stats(request))["base"]).href(graphs[0])
+        except HttpError as e:
+            return error_page(request, e.status, e.message)
+        if page is None or not page.startswith("/"):  # not ours: no redirect elsewhere
+            return error_page(request, 404, f"<{graphs[0]}> is not a graph of this dataset.")
+        return RedirectResponse(page, 303, headers={"Vary": "Accept"})
     try:
-        body = await request.app.state.kg.run(
-            "graph",
-            {"iri": graphs[0], "fmt": fmt},
-            timeout=request.app.state.kg.config.dump_timeout,
-            request=request,
-        )
+        body = await _graph(request, graphs[0], fmt)
     except HttpError as e:
         return Response(e.message + "\n", e.status, media_type="text/plain")
     if body is None:

@@ -8,7 +8,7 @@ anything is sent, so a failure is an error status, never a truncated 200).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import parse_qsl
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
@@ -63,6 +63,10 @@ async def endpoint(request: Request) -> Response:
         if request.method == "POST":
             return error_response(400, "no query: send query=… or a sparql-query body")
         return await service_description(request)
+    if request.method in ("GET", "HEAD") and _wants_page(request):
+        # a shared link opened in a browser: the editor with the query, run there
+        editor = request.url_for("editor").path  # relative: the Host header is the client's
+        return RedirectResponse(f"{editor}?{urlencode({'query': req.query})}", 303)
     cap = ctx.config.limit
     try:
         out = await ctx.run(
@@ -84,6 +88,14 @@ async def endpoint(request: Request) -> Response:
     if out["truncated"]:
         headers["X-SPARQL-MaxRows"] = str(cap)
     return Response(out["body"], headers=headers, media_type=CONTENT_TYPES[out["format"]])
+
+
+def _wants_page(request: Request) -> bool:
+    """A browser's navigation: HTML preferred to every results format, no ``format=``."""
+    if "format" in request.query_params:
+        return False
+    offers = {**RESULT_TYPES, **GRAPH_TYPES, "text/html": "html"}
+    return negotiate(request.headers.get("accept"), offers) == "text/html"
 
 
 async def service_description(request: Request) -> Response:
