@@ -14,7 +14,7 @@ from typing import Any
 
 from kg.errors import QueryError
 from kg.rdf.prefixes import PREFIXES, data_prefixes
-from kg.server import describe, find, views
+from kg.server import apparatus, describe, find, views
 from kg.server.errors import HttpError
 from kg.server.formats import GRAPH_TYPES, RESULT_TYPES
 from kg.server.guard import SERVICE_REFUSED, UPDATE_REFUSED, inspect_query
@@ -82,6 +82,7 @@ JOBS: dict[str, Callable[..., Any]] = {
     "sparql": execute,
     "page": describe.page,
     "view": views.view,
+    "apparatus": apparatus.apparatus,
     "rdf": describe.rdf,
     "stats": describe.stats,
     "graph": describe.graph,

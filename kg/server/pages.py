@@ -148,16 +148,37 @@ async def resource(request: Request) -> Response:
     if fmt == "html":
         if page is None:
             return error_page(request, 404, f"Nothing is known about <{iri}>.")
+        readings = await _readings(request, iri, page)
         return templates.TemplateResponse(
             request,
             "resource.html",
-            {"page": page, "link": Linker(request, stats["base"]), "rest": rest, "lj": LJ},
+            {
+                "page": page,
+                "link": Linker(request, stats["base"]),
+                "rest": rest,
+                "lj": LJ,
+                "readings": readings,
+            },
             headers=headers,
         )
     if body is None:
         return Response(f"Nothing is known about <{iri}>.\n", 404, media_type="text/plain")
     headers["Content-Location"] = f"{rest.rsplit('/', 1)[-1]}.{EXTENSIONS[fmt]}"
     return Response(body, media_type=CONTENT_TYPES[fmt], headers=headers)
+
+
+async def _readings(request: Request, iri: str, page: Any) -> list[Any]:
+    """A passage's or record's witnesses as an apparatus (none for other pages)."""
+    kinds = {t.value for t in page.types}
+    if not page.text or not kinds & {LJ + "Passage", LJ + "Record"}:
+        return []
+    text = "".join(s.text for s in page.text)
+    try:
+        return await request.app.state.kg.run(
+            "apparatus", {"iri": iri, "text": text}, request=request
+        )
+    except HttpError:
+        return []  # the page without its apparatus rather than no page
 
 
 async def _reader_view(
