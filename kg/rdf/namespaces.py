@@ -133,6 +133,24 @@ class LJ(DefinedNamespace):
     backReference: URIRef  # The words by which an act repeats an earlier one (如初, 亦如之)
     commandedBy: URIRef  # The command whose addressee performs this act
 
+    # ritual space: the ground plan and agents' positions
+    AgentPosition: URIRef  # Where one role (or one group) stands when an act is done
+    PlanPlacement: URIRef  # Where a plan variant puts a place or a standing object
+    PlanVariant: URIRef  # A ground plan, or a setting a rite adds to the standard plan
+    agentPosition: URIRef  # Where an agent of the act stands when it is done
+    atPlace: URIRef  # The place the agent stands at
+    inVariant: URIRef  # The plan variant a placement belongs to
+    offPlan: URIRef  # Why a place has no single spot on the ground plan
+    placed: URIRef  # The place or standing object a placement puts on the plan
+    planHeight: URIRef  # North–south extent on the plan (nominal 尺)
+    planVariant: URIRef  # A plan the rite is drawn on
+    planWidth: URIRef  # East–west extent on the plan (nominal 尺)
+    planX: URIRef  # East–west coordinate on the plan, eastwards from the middle of the 堂廉
+    planY: URIRef  # North–south coordinate on the plan, northwards from the 堂廉
+    positionBasis: URIRef  # The words the position was inferred from
+    positionFrom: URIRef  # The act whose words put the agent where he stands
+    positionOf: URIRef  # The role (or group) that stands there
+
     # commentary (voices, glosses, citations, judgements, readings)
     Citation: URIRef  # One place where an opinion cites a work (说文云 …)
     Judgement: URIRef  # The explicit words by which an opinion accepts or rejects a view
