@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from rdflib import RDF, RDFS, URIRef
 
 from kg.nlp.acts import Act, RepeatOf
+from kg.nlp.tracks import Stand, Tracker
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
 from kg.rdf.terms import Quad, en, integer, zh
@@ -36,12 +37,14 @@ class ActEmitter:
     # only the relations (bounded by the vocabularies), not every act, are held to the end
     derived: set[tuple[str, str, str]] = field(default_factory=set)
     chapter_acts: list[_Done] = field(default_factory=list)
+    tracker: Tracker = field(default_factory=Tracker)  # where each role stands, by chapter
 
     def __post_init__(self) -> None:
         self.graph = self.minter.graph("acts")
 
     def new_chapter(self) -> None:
         self.chapter_acts = []
+        self.tracker = Tracker()
 
     def section(
         self,
@@ -62,6 +65,7 @@ class ActEmitter:
                 previous = node
                 yield from self._participants(node, act, rite)
                 yield from self._circumstances(node, act, nodes)
+                yield from self._positions(node, act, text)
                 self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
 
@@ -123,6 +127,29 @@ class ActEmitter:
             target = self._repeated(act)
             if target is not None:
                 yield node, LJ.repeats, target, graph
+
+    def _positions(self, node: URIRef, act: Act, text: str) -> Iterator[Quad]:
+        """Where each agent stands once the act is done (``kg.nlp.tracks``), with the act
+        whose words put him there."""
+        key = len(self.chapter_acts)
+        for k, stand in enumerate(self.tracker.step(act, key, text[act.start : act.end]), 1):
+            yield from self._position(self.minter.child(node, f"at{k}"), node, key, stand)
+
+    def _position(self, at: URIRef, node: URIRef, key: int, stand: Stand) -> Iterator[Quad]:
+        graph, spot = self.graph, stand.spot
+        since = node if stand.since == key else self.chapter_acts[stand.since].iri
+        yield node, LJ.agentPosition, at, graph
+        yield at, RDF.type, LJ.AgentPosition, graph
+        yield at, LJ.positionOf, self.minter.vocab(stand.role), graph
+        if spot.direction is None and "/place/" in spot.anchor:
+            yield at, LJ.atPlace, self.minter.vocab(spot.anchor), graph
+        else:
+            yield at, LJ.relativeTo, self.minter.vocab(spot.anchor), graph
+            if spot.direction:
+                yield at, LJ.direction, zh(spot.direction), graph
+        yield at, LJ.positionBasis, zh(normalize(stand.basis)), graph
+        yield at, LJ.positionFrom, since, graph
+        self.stats["agent positions"] = self.stats.get("agent positions", 0) + 1
 
     def _repeated(self, act: Act) -> URIRef | None:
         """The earlier act of the chapter a back-reference names (the reader says which:

@@ -80,6 +80,7 @@ class LJ(DefinedNamespace):
     deathYear: URIRef  # Year of death (negative before the common era)
     describesRite: URIRef  # The rite a chapter describes
     destination: URIRef  # Where a movement goes to (适X, 就X)
+    direction: URIRef  # Which side of its lj:relativeTo a position is (南, 东南, 上, 内 …)
     disputes: URIRef  # A commentator or opinion this opinion rejects (误, 非也, 失之 …)
     dynasty: URIRef  # Dynasty the person lived under
     endorses: URIRef  # A commentator or opinion this opinion accepts (是也, 得之, 当从 …)
@@ -116,6 +117,7 @@ class LJ(DefinedNamespace):
     patient: URIRef  # The object or role acted on or with
     placement: URIRef  # How the juan or chapter of a fragment that starts mid-text was foun...
     readingBreak: URIRef  # Offset in lj:text after which the text marks a phrase break with 【句】
+    relativeTo: URIRef  # What a position is taken from: a place, a ritual object or a role
     repeats: URIRef  # The act or section an act repeats (如初, 亦如之, 如升射)
     reports: URIRef  # A commentator whose view the opinion reports (敖君善谓 …) without quoti...
     sha256: URIRef  # SHA-256 checksum of a source file's bytes
