@@ -79,6 +79,10 @@ def _boxes(scene: Scene, plan: Plan) -> list[Box]:
     return boxes
 
 
+def _drawn(slug: str, scene: Scene) -> bool:
+    return slug not in style()["draw"]["optional"] or f"place/{slug}" in scene.places
+
+
 def _defs() -> str:
     return (
         '<defs><marker id="plan-arrow" viewBox="0 0 10 10" refX="9" refY="5" '
@@ -115,7 +119,7 @@ def _ground(scene: Scene, plan: Plan, frame: _Frame) -> list[str]:
     names = _place_names()
     for slug in d["outline"]:
         b = plan.box(f"place/{slug}")
-        if b is not None and (slug not in d["optional"] or f"place/{slug}" in scene.places):
+        if b is not None and _drawn(slug, scene):
             out.append(_rect(frame, b, FILL.get(slug, "#e3d6bb"), "#8a7a5c"))
     for slug in d["points"]:
         b = plan.box(f"place/{slug}")
@@ -156,10 +160,10 @@ def _step(scene: Scene, s: Step, frame: _Frame, visible: bool) -> list[str]:
         _text(frame, (frame.x0 + frame.x1) / 2, frame.y1 - 5, title, d["font"] * 1.1, fill="#222")
     )
     for m in s.things:
-        half = 1.6
+        half, side = 1.6, round(3.2 * frame.scale, 1)
         out.append(
             f'<rect x="{frame.x(m.x - half)}" y="{frame.y(m.y + half)}" '
-            f'width="{round(2 * half * frame.scale, 1)}" height="{round(2 * half * frame.scale, 1)}" '
+            f'width="{side}" height="{side}" '
             f'fill="#7a9a52" class="plan-thing" data-key={quoteattr(m.key)}/>'
         )
         out.append(_text(frame, m.x, m.y - 3.6, m.label, d["font"] * 0.85, fill="#4d6a2c"))
