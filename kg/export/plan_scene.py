@@ -223,3 +223,23 @@ def _snapshot(n: int, act: dict[str, Any], roles: dict[str, Mark], things: dict[
         [copy(m) for m in roles.values()],
         [copy(m) for m in things.values()],
     )
+
+
+@dataclass(frozen=True)
+class Playable:
+    """A section a page can play on the plan: its IRI, label and number of acts."""
+
+    iri: str
+    label: str
+    steps: int
+
+
+def playable(db: Any, iri: str) -> list[Playable]:
+    """The sections a page for ``iri`` plays: the section, an act's section, or a chapter's
+    sections in order (those with acts)."""
+    out = []
+    for r in _select(db, "plan-sections", s=iri):
+        steps = int(r["acts"].value) if r["acts"] is not None else 0
+        if r["section"] is not None and steps:
+            out.append(Playable(r["section"].value, _v(r["label"]) or "", steps))
+    return out
