@@ -58,6 +58,7 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
         ("new commentators", "new commentators"),
         ("mentions", "mentions"),
         ("acts", "ritual acts"),
+        ("positions", "positions"),
         ("derived relations", "derived relations"),
         ("witnesses", "witness readings"),
     ]

@@ -19,6 +19,8 @@ from typing import TypeVar
 from kg.nlp.act_grammar import Item, grammar
 from kg.nlp.extract import act_items
 from kg.nlp.lexicon import load_lexicon
+from kg.nlp.positions import Position, with_positions
+from kg.nlp.positions import rules as position_rules
 from kg.text.numerals import COUNT_CHARS
 
 K = TypeVar("K", bound=Hashable)
@@ -51,6 +53,8 @@ class Act:
     patient_iris: list[str] = field(default_factory=list)
     places: dict[str, list[str]] = field(default_factory=dict)  # location|source|destination
     place_iris: dict[str, list[str]] = field(default_factory=dict)
+    positions: dict[str, list[Position]] = field(default_factory=dict)  # 尸东, 西阶东: relation →
+    sets_down: bool = False  # 设X于Y, 奠X于Y: its things are at its location from then on
     facing: str | None = None
     repeats: BackReference | None = None  # 如初, 亦如之: the act repeats an earlier one
     condition: str | None = None
@@ -72,6 +76,23 @@ class Act:
             self.places.setdefault(role, []).append(form)
             self.place_iris.setdefault(role, []).append(iri)
 
+    def add_spot(self, role: str, item: Item) -> None:
+        """A place item: a place of the vocabulary, or a position read from the text."""
+        if item.position is None:
+            self.add_place(role, item.form, item.iri)
+        elif item.position not in self.positions.get(role, []):
+            self.positions.setdefault(role, []).append(item.position)
+
+    @property
+    def set_at(self) -> bool:
+        """Does the act put the things it handles at its location (lj:setAt)?"""
+        has_thing = any("/object/" in p for p in self.patient_iris)
+        return (
+            self.sets_down
+            and has_thing
+            and bool(self.places.get("location") or self.positions.get("location"))
+        )
+
 
 SKIP = "skip"  # a preposition whose place is no act's setting
 
@@ -88,7 +109,8 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        self.items = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        ordered = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        self.items = with_positions(text, ordered)
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
@@ -418,18 +440,18 @@ class ActReader:
             # a new clause has begun (a subject, a place, a facing): this is its setting
             self.pending_place.append((self.prep or "location", it))
         elif self.prep is not None and act is not None:
-            act.add_place(self.prep, it.form, it.iri)
+            act.add_spot(self.prep, it)
             self._touch(it)
         elif act is not None and act.verb[1] == it.start:
             # right after the verb: where a movement goes, or where the act is done
             role = "destination" if act.action_form in self.grammar.motion_to else "location"
-            act.add_place(role, it.form, it.iri)
+            act.add_spot(role, it)
             self._touch(it)
         elif before_verb or act is None:
             self.pending_place.append((self.prep or "location", it))
             self._start(it.start)
         else:
-            act.add_place("location", it.form, it.iri)
+            act.add_spot("location", it)
             self._touch(it)
         self.prep = None
 
@@ -525,7 +547,8 @@ class ActReader:
         if not act.agent_iris:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
-            act.add_place(role, place.form, place.iri)
+            act.add_spot(role, place)
+        act.sets_down = it.form in position_rules().set_down
         for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
             act.add_patient(thing.form, thing.iri)
         for thing in self.pending_patients:
