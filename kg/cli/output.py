@@ -59,6 +59,7 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
         ("mentions", "mentions"),
         ("acts", "ritual acts"),
         ("positions", "positions"),
+        ("agent positions", "agent positions"),
         ("derived relations", "derived relations"),
         ("witnesses", "witness readings"),
     ]

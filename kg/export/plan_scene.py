@@ -129,11 +129,8 @@ def _acts(db: Any, iri: str) -> list[dict[str, Any]]:
 
 def _things(db: Any, iri: str, base: str) -> dict[int, list[tuple[str, str, str, str | None]]]:
     """Things set down, by act order: (thing, label, spot anchor, direction)."""
-    sets_down = set(style()["sets_down"])
     out: dict[int, list[tuple[str, str, str, str | None]]] = {}
     for r in _select(db, "plan-things", s=iri):
-        if key_of(r["action"].value, base).split("/", 1)[-1] not in sets_down:  # type: ignore[union-attr]
-            continue
         anchor = _v(r["anchor"]) or r["spot"].value  # type: ignore[union-attr]
         thing = r["thing"].value  # type: ignore[union-attr]
         entry = (thing, _v(r["thingLabel"]) or thing, anchor, _v(r["direction"]))

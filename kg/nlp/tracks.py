@@ -68,7 +68,6 @@ class Passage:
 @dataclass(frozen=True)
 class Placing:
     actions: tuple[str, ...]
-    sets_down: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -100,8 +99,8 @@ def rules() -> Rules:
 def spots(act: Act, relation: str) -> list[Spot]:
     """The places (and spots beside things) an act names under ``relation``."""
     found = [Spot(iri) for iri in act.place_iris.get(relation, [])]
-    for pos in getattr(act, "positions", {}).get(relation, []):  # lj:Position, where read
-        found.append(Spot(pos.anchor_iri, pos.direction))
+    for pos in act.positions.get(relation, []):  # 尸东, 西阶上: beside its (first) anchor
+        found.append(Spot(pos.anchors[0].iri, pos.direction))
     return found
 
 

@@ -67,7 +67,7 @@ class ActEmitter:
                 previous = node
                 yield from self._participants(node, act, rite, unit, text)
                 yield from self._circumstances(node, act, nodes)
-                yield from self._positions(node, act, text)
+                yield from self._agent_positions(node, act, text)
                 self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
 
@@ -163,14 +163,14 @@ class ActEmitter:
             if target is not None:
                 yield node, LJ.repeats, target, graph
 
-    def _positions(self, node: URIRef, act: Act, text: str) -> Iterator[Quad]:
+    def _agent_positions(self, node: URIRef, act: Act, text: str) -> Iterator[Quad]:
         """Where each agent stands once the act is done (``kg.nlp.tracks``), with the act
         whose words put him there."""
         key = len(self.chapter_acts)
         for k, stand in enumerate(self.tracker.step(act, key, text[act.start : act.end]), 1):
-            yield from self._position(self.minter.child(node, f"at{k}"), node, key, stand)
+            yield from self._agent_position(self.minter.child(node, f"at{k}"), node, key, stand)
 
-    def _position(self, at: URIRef, node: URIRef, key: int, stand: Stand) -> Iterator[Quad]:
+    def _agent_position(self, at: URIRef, node: URIRef, key: int, stand: Stand) -> Iterator[Quad]:
         graph, spot = self.graph, stand.spot
         since = node if stand.since == key else self.chapter_acts[stand.since].iri
         yield node, LJ.agentPosition, at, graph
