@@ -34,7 +34,8 @@ def positions(text: str) -> list[list[tuple[str, str, str | None]]]:
     t = Tracker()
     out = []
     for k, act in enumerate(read_acts(text)):
-        out.append([(tail(s.role), tail(s.spot.anchor), s.spot.direction) for s in t.step(act, k)])
+        stands = t.step(act, k, text[act.start : act.end])
+        out.append([(tail(s.role), tail(s.spot.anchor), s.spot.direction) for s in stands])
     return out
 
 
@@ -129,6 +130,19 @@ def test_a_group_is_one_position() -> None:
 def test_a_bare_stair_spot_is_the_stair_he_used() -> None:
     got = positions("司射升自阼阶阶上北面告于主人")
     assert got[-1] == [("sishe", "zuojie", "上")]
+
+
+def test_where_he_stands_to_set_a_thing_down_and_a_small_step() -> None:
+    got = positions("主人适洗南主人阼阶上北面奠爵于荐西主人少退")
+    assert got[1] == [("zhuren", "zuojie", "上")]  # named before the verb: where he kneels
+    assert got[2] == got[1]  # 少退: a step back, not a move elsewhere
+    kept = positions("主人适洗南奠爵于篚")
+    assert kept[1] == kept[0]  # after the verb: where the cup goes, not where he goes
+
+
+def test_a_spot_beside_a_stair_wins_over_a_line_to_the_beam() -> None:
+    got = positions("主人阼阶上当楣北面再拜")
+    assert got == [[("zhuren", "zuojie", "上")]]
 
 
 def test_seed_acts_get_positions(seeds_db) -> None:

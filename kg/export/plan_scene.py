@@ -104,6 +104,7 @@ def section_scene(db: Any, iri: str) -> Scene:
     builder.things_by_act = _things(db, iri, base)
     for pos in _select(db, "plan-positions", s=iri):
         builder.add_position(pos)
+    builder.before = _before(db, iri)
     steps = builder.steps(acts)
     label = _v(head[0]["label"]) or iri.rsplit("/", 1)[-1]
     return Scene(iri, label, builder.variants, steps, sorted(builder.named))
@@ -138,6 +139,18 @@ def _things(db: Any, iri: str, base: str) -> dict[int, list[tuple[str, str, str,
     return out
 
 
+def _before(db: Any, iri: str) -> dict[str, tuple[str, str, str | None]]:
+    """Each role's last known position in the chapter's earlier sections (role → label,
+    anchor, direction); a role whose last act there left him nowhere known is left out."""
+    last: dict[str, tuple[str, str, str | None] | None] = {}
+    for r in _select(db, "plan-before", s=iri):
+        role = r["role"].value  # type: ignore[union-attr]
+        anchor = _v(r["place"]) or _v(r["anchor"])
+        label = _v(r["roleLabel"]) or role
+        last[role] = (label, anchor, _v(r["direction"])) if anchor else None
+    return {k: v for k, v in last.items() if v is not None}
+
+
 class _Builder:
     """Turns acts and positions into the state after each act."""
 
@@ -145,6 +158,7 @@ class _Builder:
         self.plan, self.base, self.variants = plan, base, list(variants)
         self.positions: dict[int, list[tuple[str, str, str, str | None]]] = {}
         self.things_by_act: dict[int, list[tuple[str, str, str, str | None]]] = {}
+        self.before: dict[str, tuple[str, str, str | None]] = {}
         self.named: set[str] = set()
 
     def add_position(self, r: dict[str, Cell | None]) -> None:
@@ -181,7 +195,11 @@ class _Builder:
     def steps(self, acts: list[dict[str, Any]]) -> list[Step]:
         roles: dict[str, Mark] = {}
         things: dict[str, Mark] = {}
-        out = [Step(0, "", "")]
+        for role, (label, anchor, direction) in sorted(self.before.items()):
+            p = self.point(anchor, direction, roles, things)
+            if p is not None:
+                roles[role] = Mark(role, label, p[0], p[1])
+        out = [_snapshot(0, {"label": "", "words": ""}, roles, things)]
         for act in acts:
             n = act["order"]
             for role, label, anchor, direction in self.positions.get(n, []):

@@ -126,9 +126,9 @@ def _ground(scene: Scene, plan: Plan, frame: _Frame) -> list[str]:
         if b is not None:
             r = round(1.2 * frame.scale, 1)
             out.append(f'<circle cx="{frame.x(b.x)}" cy="{frame.y(b.y)}" r="{r}" fill="#6b5b3e"/>')
-    shown = {f"place/{s}" for s in d["labels"]} | {
-        k for k in scene.places if k.startswith("place/")
-    }
+    shown = {f"place/{s}" for s in d["labels"]}
+    shown |= {k for k in scene.places if k.startswith("place/")}
+    shown -= {f"place/{s}" for s in d["unlabelled"]}
     for key in sorted(shown):
         b = plan.box(key)
         if b is not None and key in names:

@@ -33,6 +33,7 @@ class Spot:
 
     anchor: str  # IRI
     direction: str | None = None
+    early: bool = field(default=False, compare=False)  # named before the verb (主人阼阶上…拜)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class Stand:
 @dataclass(frozen=True)
 class Moves:
     actions: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()  # 少退: a word before any verb that makes it one of these
 
 
 @dataclass(frozen=True)
@@ -96,11 +98,16 @@ def rules() -> Rules:
     return from_table(Rules, read_toml(path), path, "")
 
 
-def spots(act: Act, relation: str) -> list[Spot]:
-    """The places (and spots beside things) an act names under ``relation``."""
-    found = [Spot(iri) for iri in act.place_iris.get(relation, [])]
+def spots(act: Act, relation: str, words: str = "") -> list[Spot]:
+    """The places (and spots beside things) an act names under ``relation``, the spots
+    beside something first (主人阼阶上当楣…: 阼阶上 before 楣); ``words`` (the act's clause)
+    tells which were named before the verb."""
+    before = words[: max(0, act.verb[0] - act.start)]
+    found = []
     for pos in act.positions.get(relation, []):  # 尸东, 西阶上: beside its (first) anchor
-        found.append(Spot(pos.anchors[0].iri, pos.direction))
+        found.append(Spot(pos.anchors[0].iri, pos.direction, pos.start < act.verb[0]))
+    for form, iri in zip(act.places.get(relation, []), act.place_iris.get(relation, [])):
+        found.append(Spot(iri, None, bool(before) and form in before))
     return found
 
 
@@ -124,7 +131,7 @@ class Tracker:
         words = words or act.action_form
         out = []
         for role in act.agent_iris:
-            spot, basis = self._move(role, act)
+            spot, basis = self._move(role, act, words)
             if spot is None and basis:
                 self.where.pop(role, None)  # he went where the text does not say
                 continue
@@ -142,11 +149,16 @@ class Tracker:
         if _slug(spot.anchor) in self.rules.stairs["places"]:
             self.stair[role] = spot.anchor
 
-    def _move(self, role: str, act: Act) -> tuple[Spot | None, bool]:
+    def _move(self, role: str, act: Act, words: str) -> tuple[Spot | None, bool]:
         """The new spot (None: unchanged) and whether the act moved him at all."""
         r, a = self.rules, act.action
-        named = [self._resolve(role, s) for rel in RELATIONS for s in spots(act, rel)]
+        named = [self._resolve(role, s) for rel in RELATIONS for s in spots(act, rel, words)]
         named = [s for s in named if s is not None]
+        located = [self._resolve(role, s) for s in spots(act, "location", words)]
+        located = [s for s in located if s is not None]
+        prefix = words[act.verb[0] - act.start - 1 : act.verb[0] - act.start] if words else ""
+        if prefix and prefix in r.shift.prefixes:
+            return None, False  # 少退: a step back, still where he was
         if a in r.ascend.actions or a in r.descend.actions:
             return self._vertical(role, act, named), True
         if a in r.enter.actions or a in r.exit.actions:
@@ -156,10 +168,11 @@ class Tracker:
             return (back.spot if back else None), True
         if a in r.go.actions:
             return (named[0] if named else None), True
-        if a in r.placing.actions or a in r.shift.actions:
-            return None, False  # the place is the thing's; or a step that keeps his place
-        located = [self._resolve(role, s) for s in spots(act, "location")]
-        located = [s for s in located if s is not None]
+        if a in r.placing.actions:  # the place after the verb is the thing's; one before, his
+            early = [s for s in located if s.early]
+            return (early[0] if early else None), False
+        if a in r.shift.actions:
+            return None, False  # a step that keeps his place
         if a in r.station.actions and not located:
             here = self.where.get(role)
             return (here.spot if here else None), False

@@ -50,7 +50,8 @@
   range.addEventListener("input", () => { stop(); show(parseInt(range.value, 10)); });
   box.querySelector(".plan-play").addEventListener("click", () => {
     if (timer !== null) return stop();
-    if (box.dataset.chapter && parseInt(range.value, 10) >= sections[current].steps) {
+    const atEnd = parseInt(range.value, 10) >= sections[current].steps;
+    if (atEnd && current + 1 >= sections.length) {  // played through: again from the start
       current = 0;
       show(0);
     }
