@@ -34,7 +34,7 @@ def positions(text: str) -> list[list[tuple[str, str, str | None]]]:
     t = Tracker()
     out = []
     for k, act in enumerate(read_acts(text)):
-        stands = t.step(act, k, text[act.start : act.end])
+        stands = t.step(act, k, text[act.start : act.end], text)
         out.append([(tail(s.role), tail(s.spot.anchor), s.spot.direction) for s in stands])
     return out
 

@@ -55,6 +55,8 @@ class Vertical:
     actions: tuple[str, ...]
     direction: str
     otherwise: str
+    steps: tuple[str, ...] = ()  # 升二等: words after the verb that keep him on the stairs
+    steps_within: int = 3
 
 
 @dataclass(frozen=True)
@@ -99,16 +101,29 @@ def rules() -> Rules:
 
 
 def spots(act: Act, relation: str, words: str = "") -> list[Spot]:
-    """The places (and spots beside things) an act names under ``relation``, the spots
-    beside something first (主人阼阶上当楣…: 阼阶上 before 楣); ``words`` (the act's clause)
-    tells which were named before the verb."""
-    before = words[: max(0, act.verb[0] - act.start)]
+    """The places (and spots beside things) an act names under ``relation``: those after
+    the verb first, then those before it, spots beside something first (主人阼阶上当楣…:
+    阼阶上 before 楣); ``words`` (the act's clause) tells which were named before the verb.
+    A spot right after the person the verb acts on is that person's (再拜宾西阶上), not the
+    agent's (but 迎宾于门外 is where the act is)."""
+    verb_start, verb_end = act.verb[0] - act.start, act.verb[1] - act.start
+    before = words[: max(0, verb_start)]
+    persons = [f for f, i in zip(act.patients, act.patient_iris, strict=False) if "/role/" in i]
     found = []
     for pos in act.positions.get(relation, []):  # 尸东, 西阶上: beside its (first) anchor
-        found.append(Spot(pos.anchors[0].iri, pos.direction, pos.start < act.verb[0]))
-    for form, iri in zip(act.places.get(relation, []), act.place_iris.get(relation, [])):
-        found.append(Spot(iri, None, bool(before) and form in before))
-    return found
+        at = pos.start - act.start
+        found.append((Spot(pos.anchors[0].iri, pos.direction, at < verb_start), at))
+    places = zip(act.places.get(relation, []), act.place_iris.get(relation, []), strict=False)
+    for form, iri in places:
+        early = bool(before) and form in before
+        at = words.find(form, verb_end) if not early else words.find(form)
+        found.append((Spot(iri, None, early), at))
+    late = [
+        s
+        for s, at in found
+        if not s.early and not (at > verb_end and any(words[:at].endswith(p) for p in persons))
+    ]
+    return late + [s for s, _ in found if s.early]
 
 
 def _slug(iri: str) -> str:
@@ -123,11 +138,14 @@ class Tracker:
     where: dict[str, Stand] = field(default_factory=dict)
     station: dict[str, Stand] = field(default_factory=dict)  # where 反位 goes back to
     stair: dict[str, str] = field(default_factory=dict)  # the stair he last used
+    following: str = ""  # the few characters after the act's verb (升二等)
 
-    def step(self, act: Act, key: int, words: str = "") -> list[Stand]:
-        """Where each agent of ``act`` stands once it is done (only those the text tells)."""
-        if act.condition or act.repeats is not None:
-            return []  # what would happen, or a repetition: no new place to read
+    def step(self, act: Act, key: int, words: str = "", text: str = "") -> list[Stand]:
+        """Where each agent of ``act`` stands once it is done (only those the text tells);
+        ``words``: the act's clause, ``text``: its unit's text (what follows the verb)."""
+        self.following = text[act.verb[1] : act.verb[1] + 3] if text else ""
+        if act.condition:
+            return []  # what would happen if …: nobody moves
         words = words or act.action_form
         out = []
         for role in act.agent_iris:
@@ -160,7 +178,7 @@ class Tracker:
         if prefix and prefix in r.shift.prefixes:
             return None, False  # 少退: a step back, still where he was
         if a in r.ascend.actions or a in r.descend.actions:
-            return self._vertical(role, act, named), True
+            return self._vertical(role, act, named, words), True
         if a in r.enter.actions or a in r.exit.actions:
             return self._passage(role, act, named), True
         if a in r.back.actions:
@@ -178,19 +196,26 @@ class Tracker:
             return (here.spot if here else None), False
         return (located[0] if located else None), False
 
-    def _vertical(self, role: str, act: Act, named: list[Spot]) -> Spot:
+    def _vertical(self, role: str, act: Act, named: list[Spot], words: str) -> Spot | None:
         up = act.action in self.rules.ascend.actions
         rule = self.rules.ascend if up else self.rules.descend
         stairs = [s for s in named if _slug(s.anchor) in self.rules.stairs["places"]]
+        after = self.following[: rule.steps_within]
+        if up and any(w in after for w in rule.steps):  # 升二等: on the stairs, not the hall
+            stair = stairs[0].anchor if stairs else self.stair.get(role)
+            return Spot(stair) if stair else None
         if stairs:
             return Spot(stairs[0].anchor, rule.direction)
+        climbed = [s for s in spots(act, "source", words) if s.direction is None]
+        if climbed:  # 降自后西荣: at the foot of what he came down by
+            return Spot(climbed[0].anchor, rule.direction)
         here = self.where.get(role)
         if here is not None and _slug(here.spot.anchor) in self.rules.stairs["places"]:
             return Spot(here.spot.anchor, rule.direction)  # up or down the stairs he is at
         if not up and role in self.stair:
             return Spot(self.stair[role], rule.direction)  # down the stairs he went up by
-        if named and not up:
-            return named[0]  # 降洗: down to where he goes
+        if named:
+            return named[0]  # 升西楹西, 降洗南: up or down to where he goes
         return Spot(PLACE + rule.otherwise)
 
     def _passage(self, role: str, act: Act, named: list[Spot]) -> Spot | None:

@@ -167,7 +167,7 @@ class ActEmitter:
         """Where each agent stands once the act is done (``kg.nlp.tracks``), with the act
         whose words put him there."""
         key = len(self.chapter_acts)
-        for k, stand in enumerate(self.tracker.step(act, key, text[act.start : act.end]), 1):
+        for k, stand in enumerate(self.tracker.step(act, key, text[act.start : act.end], text), 1):
             yield from self._agent_position(self.minter.child(node, f"at{k}"), node, key, stand)
 
     def _agent_position(self, at: URIRef, node: URIRef, key: int, stand: Stand) -> Iterator[Quad]:
