@@ -224,3 +224,28 @@ def test_step_zero_is_before_the_first_act(seeds_db, step: int) -> None:
     svg = ElementTree.fromstring(render(scene, step))
     (group,) = svg.findall(f".//{SVG}g[@class='plan-step']")
     assert group.get("data-step") == str(step)
+
+
+# -- the tracks task ------------------------------------------------------------------------
+
+
+def test_the_annotated_positions_are_reproduced() -> None:
+    from kg.eval.tasks import TASKS
+
+    report = TASKS["tracks"].score(TASKS["tracks"].path("dev"))
+    score = report.scores["position"]["all"]
+    assert score.tp + score.fn >= 40  # the gold has at least 40 positions
+    assert score.precision >= 0.9 and score.recall >= 0.8
+
+
+def test_a_gold_clause_not_in_its_text_is_an_input_error(tmp_path: Path) -> None:
+    import json
+
+    from kg.errors import InputError
+    from kg.eval.tracks import evaluate_tracks
+
+    bad = tmp_path / "tracks.jsonl"
+    unit = {"id": "x", "text": "宾升自西阶", "positions": [{"clause": "主人降", "role": "zhuren"}]}
+    bad.write_text(json.dumps(unit, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="tracks.jsonl:1"):
+        evaluate_tracks(bad)
