@@ -181,9 +181,13 @@ def _spread(marks: list[Mark]) -> list[Mark]:
         near = next((p for p in at if abs(p[0] - m.x) < gap and abs(p[1] - m.y) < gap), None)
         at.setdefault(near or (m.x, m.y), []).append(m)
     out = []
+    font = style()["draw"]["font"]
     for (x, y), group in at.items():
-        for i, m in enumerate(group):
-            m.x, m.y = x + (i - (len(group) - 1) / 2) * gap * 1.6, y
+        widths = [max(gap, len(m.label) * font + 1) for m in group]  # each label's room
+        left = x - sum(widths) / 2
+        for m, w in zip(group, widths, strict=True):
+            m.x, m.y = left + w / 2, y
+            left += w
             out.append(m)
     return out
 
