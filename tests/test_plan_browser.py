@@ -107,3 +107,15 @@ def test_a_chapter_plays_its_sections_in_order(url: str, browser, chapter: str) 
     browser.find_element(By.CSS_SELECTOR, ".plan-play").click()  # stop
     _wait(browser, _loaded)
     assert not _errors(browser)
+
+
+def test_the_plan_is_served_as_svg_with_its_own_policy(url: str) -> None:  # noqa: F811
+    import httpx
+
+    r = httpx.get(f"{url}/plan/xiangsheli/qingshe", params={"step": "3"}, timeout=60)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert "default-src 'none'" in r.headers["content-security-policy"]
+    assert 'data-step="3"' in r.text and "<script" not in r.text
+    assert httpx.get(f"{url}/plan/xiangsheli/qingshe?step=x", timeout=60).status_code == 400
+    assert httpx.get(f"{url}/plan/xiangsheli/qingshe?step=9999", timeout=60).status_code == 404
+    assert httpx.get(f"{url}/plan/no/such/section", timeout=60).status_code == 404
