@@ -22,10 +22,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from rdflib import Graph
+
 from kg.nlp.act_grammar import Item
 from kg.nlp.extract import act_items
 from kg.nlp.lexicon import PATTERNS, load_lexicon
 from kg.nlp.wordlists import PatternFile
+from kg.rdf.namespaces import LJ
 from kg.resources import ontology_dir
 from kg.text.normalize import normalize
 
@@ -78,6 +81,8 @@ class PositionRules:
     genitive: frozenset[str]
     after: frozenset[str]
     compass_before: frozenset[str]
+    pairs: frozenset[str]
+    hands: frozenset[str]
     set_down: frozenset[str]
 
 
@@ -92,6 +97,8 @@ def rules(path: Path | None = None) -> PositionRules:
         genitive=n("anchor", "genitive"),
         after=n("anchor", "after"),
         compass_before=n("not_a_position", "compass_before"),
+        pairs=n("not_a_position", "pairs"),
+        hands=n("not_a_position", "hands"),
         set_down=n("set_down", "verbs"),
     )
 
@@ -103,6 +110,8 @@ def _direction_at(text: str, pos: int, free: list[bool]) -> str | None:
         if not text.startswith(w, pos) or not all(free[pos : pos + len(w)]):
             continue
         after = text[pos + len(w) : pos + len(w) + 1]
+        if any(text.startswith(p, pos) and all(free[pos : pos + len(p)]) for p in rules().pairs):
+            return None  # 左右几, 南北以堂深: both sides, an extent
         if d.axis != "compass" or after not in rules().compass_before:
             return w
         if len(w) == 2 and after == "上":
@@ -111,7 +120,7 @@ def _direction_at(text: str, pos: int, free: list[bool]) -> str | None:
     return None
 
 
-def _anchored(items: list[Item], k: int, genitive: bool, end: int) -> bool:
+def _anchored(text: str, items: list[Item], k: int, genitive: bool, end: int) -> bool:
     """May the thing or person ``items[k]`` anchor a position ending at ``end``?"""
     it = items[k]
     if it.kind == "place" or genitive:
@@ -124,6 +133,7 @@ def _anchored(items: list[Item], k: int, genitive: bool, end: int) -> bool:
     return (
         it.kind == "object"
         and not after_verb
+        and text[end - 1 : end] not in rules().hands
         and nxt is not None
         and nxt.start == end
         and nxt.kind in ("facing", "action")
@@ -170,7 +180,7 @@ def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item 
     if genitive:
         pos += 1  # 主人之南: the direction after 之
     word = _direction_at(text, pos, free)
-    if word is None or not _anchored(items, k, genitive, pos + len(word)):
+    if word is None or not _anchored(text, items, k, genitive, pos + len(word)):
         return None
     end = pos + len(word)
     named = _vocabulary_place(it.form + word)
@@ -178,6 +188,19 @@ def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item 
         return Item(it.start, end, "place", text[it.start : end], iri=named)
     position = Position((Anchor(it.form, it.iri, it.kind),), word, it.start, end)
     return replace(it, end=end, kind="place", form=text[it.start : end], position=position)
+
+
+@lru_cache(maxsize=1)
+def vocabulary_positions() -> dict[str, tuple[tuple[str, ...], str]]:
+    """The compound places of ``ontology/places.ttl`` that are positions (户东: 户, 东):
+    place IRI → (anchor IRIs, direction)."""
+    g = Graph()
+    g.parse(ontology_dir() / "places.ttl", format="turtle")
+    out = {}
+    for spot in set(g.subjects(LJ.relativeTo, None)):
+        anchors = tuple(sorted(str(a) for a in g.objects(spot, LJ.relativeTo)))
+        out[str(spot)] = (anchors, str(g.value(spot, LJ.direction)))
+    return out
 
 
 def spots(text: str) -> list[Position]:
