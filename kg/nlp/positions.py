@@ -83,6 +83,7 @@ class PositionRules:
     compass_before: frozenset[str]
     pairs: frozenset[str]
     hands: frozenset[str]
+    diagonal_after: frozenset[str]
     set_down: frozenset[str]
 
 
@@ -99,6 +100,7 @@ def rules(path: Path | None = None) -> PositionRules:
         compass_before=n("not_a_position", "compass_before"),
         pairs=n("not_a_position", "pairs"),
         hands=n("not_a_position", "hands"),
+        diagonal_after=frozenset(f.words("anchor", "diagonal_after")),
         set_down=n("set_down", "verbs"),
     )
 
@@ -157,7 +159,7 @@ def _vocabulary_place(form: str) -> str | None:
 def with_positions(text: str, items: list[Item]) -> list[Item]:
     """``items`` with each anchor + direction read as one place item: a vocabulary place where
     the vocabulary names that spot, else a place item carrying its :class:`Position`."""
-    items = sorted(items, key=lambda i: (i.start, -i.end))
+    items = _split_diagonals(text, sorted(items, key=lambda i: (i.start, -i.end)))
     free = _free(text, items)
     out: list[Item] = []
     consumed_to = -1
@@ -170,6 +172,26 @@ def with_positions(text: str, items: list[Item]) -> list[Item]:
             continue
         out.append(spot)
         consumed_to = spot.end
+    return out
+
+
+def _split_diagonals(text: str, items: list[Item]) -> list[Item]:
+    """西阶东北面 is 西阶东 + 北面, not 西阶 + 东北面: a diagonal facing right after a place or a
+    thing (or after its 之) gives its first character to the spot. Not after a spot that
+    already has its side (阼阶上东北面) nor after a person (主人西南面: he faces south-west)."""
+    out = list(items)
+    sides = {d.word for d in directions()}
+    for k, it in enumerate(items[:-1]):
+        if it.kind not in rules().diagonal_after or text[it.end - 1 : it.end] in sides:
+            continue
+        nxt = items[k + 1]
+        at = it.end + (1 if text[it.end : it.end + 1] in rules().genitive else 0)
+        if k + 2 < len(items) and nxt.kind == "pronoun" and nxt.start == it.end:
+            nxt = items[k + 2]
+        if nxt.kind == "facing" and nxt.start == at and len(nxt.extra) == 2:
+            out[out.index(nxt)] = replace(
+                nxt, start=nxt.start + 1, form=nxt.form[1:], extra=nxt.extra[1]
+            )
     return out
 
 
