@@ -174,10 +174,14 @@ class ActReader:
         return nxt is not None and nxt.kind == "role" and nxt.start == self.items[i].end
 
     def _genitive(self, i: int) -> bool:
-        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is."""
+        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is — also before a
+        spot by that object (主人之席前: the host's mat, where the guest toasts him)."""
         j = self._group_end(i)
         rest = self.items[j + 1 : j + 3]
-        return len(rest) == 2 and rest[0].kind == "pronoun" and rest[1].kind == "object"
+        if len(rest) != 2 or rest[0].kind != "pronoun":
+            return False
+        spot = rest[1].position
+        return rest[1].kind == "object" or (spot is not None and spot.anchors[0].kind == "object")
 
     def _answers(self, i: int) -> bool:
         """A role whose next act is a reply (对, 许诺, 应 …) is a new speaker."""
