@@ -15,6 +15,7 @@ from kg.errors import InputError
 from kg.eval.acts import evaluate_acts
 from kg.eval.entities import evaluate_entities
 from kg.eval.glosses import evaluate_glosses
+from kg.eval.positions import evaluate_positions
 from kg.eval.score import Report, SplitReports
 from kg.eval.tracks import evaluate_tracks
 from kg.eval.voices import evaluate_voices
@@ -43,6 +44,7 @@ TASKS: dict[str, Task] = {
     "voices": Task("voices.jsonl", evaluate_voices),
     "glosses": Task("glosses.jsonl", evaluate_glosses),
     "acts": Task("acts.jsonl", evaluate_acts),
+    "positions": Task("positions.jsonl", evaluate_positions),
     "tracks": Task("tracks.jsonl", evaluate_tracks),
 }
 

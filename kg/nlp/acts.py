@@ -117,6 +117,7 @@ class ActReader:
         self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
         self.acts: list[Act] = []
         self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
+        self.run_role: str | None = None  # the relation the last place read got (门中闑西)
         self.pending_facing: str | None = None
         self.pending_repeat: BackReference | None = None
         self.pending_patients: list[Item] = []  # 以X before the verb: its instrument
@@ -173,10 +174,14 @@ class ActReader:
         return nxt is not None and nxt.kind == "role" and nxt.start == self.items[i].end
 
     def _genitive(self, i: int) -> bool:
-        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is."""
+        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is — also before a
+        spot by that object (主人之席前: the host's mat, where the guest toasts him)."""
         j = self._group_end(i)
         rest = self.items[j + 1 : j + 3]
-        return len(rest) == 2 and rest[0].kind == "pronoun" and rest[1].kind == "object"
+        if len(rest) != 2 or rest[0].kind != "pronoun":
+            return False
+        spot = rest[1].position
+        return rest[1].kind == "object" or (spot is not None and spot.anchors[0].kind == "object")
 
     def _answers(self, i: int) -> bool:
         """A role whose next act is a reply (对, 许诺, 应 …) is a new speaker."""
@@ -447,6 +452,10 @@ class ActReader:
             role = "destination" if act.action_form in self.grammar.motion_to else "location"
             act.add_spot(role, it)
             self._touch(it)
+        elif act is not None and self._continues_run(prev, act):
+            # 布席于门中闑西阈外: a run of spots right after the act's last one, same relation
+            act.add_spot(self.run_role, it)
+            self._touch(it)
         elif before_verb or act is None:
             self.pending_place.append((self.prep or "location", it))
             self._start(it.start)
@@ -454,9 +463,36 @@ class ActReader:
             act.add_spot("location", it)
             self._touch(it)
         self.prep = None
+        self.run_role = self._role_of(act, it)
+
+    def _continues_run(self, prev: Item | None, act: Act) -> bool:
+        return (
+            prev is not None
+            and prev.kind == "place"
+            and prev.end == act.end
+            and self.run_role == "location"  # 升自西阶阶上: 阶上 is where the next act is
+        )
+
+    @staticmethod
+    def _role_of(act: Act | None, it: Item) -> str | None:
+        """The relation ``it`` was just given in ``act`` (None if it waits for the next act)."""
+        if act is None or act.end != it.end:
+            return None
+        for role in ("location", "source", "destination"):
+            if it.iri in act.place_iris.get(role, []) or (
+                it.position is not None and it.position in act.positions.get(role, [])
+            ):
+                return role
+        return None
 
     def on_prep(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
+        if (
+            nxt is not None
+            and nxt.kind == "action"
+            and self.text[nxt.start - 1 : nxt.start] in self.grammar.not_an_act_after
+        ):
+            nxt = self._next_solid(self.items.index(nxt))  # 立于所设楅之南: where it was set
         act = self.current
         prev = self.items[i - 1] if i > 0 else None
         after = self.items[i + 2] if i + 2 < len(self.items) else None

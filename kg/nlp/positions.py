@@ -22,10 +22,13 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
+from rdflib import Graph
+
 from kg.nlp.act_grammar import Item
 from kg.nlp.extract import act_items
 from kg.nlp.lexicon import PATTERNS, load_lexicon
 from kg.nlp.wordlists import PatternFile
+from kg.rdf.namespaces import LJ
 from kg.resources import ontology_dir
 from kg.text.normalize import normalize
 
@@ -78,6 +81,9 @@ class PositionRules:
     genitive: frozenset[str]
     after: frozenset[str]
     compass_before: frozenset[str]
+    pairs: frozenset[str]
+    hands: frozenset[str]
+    diagonal_after: frozenset[str]
     set_down: frozenset[str]
 
 
@@ -92,6 +98,9 @@ def rules(path: Path | None = None) -> PositionRules:
         genitive=n("anchor", "genitive"),
         after=n("anchor", "after"),
         compass_before=n("not_a_position", "compass_before"),
+        pairs=n("not_a_position", "pairs"),
+        hands=n("not_a_position", "hands"),
+        diagonal_after=frozenset(f.words("anchor", "diagonal_after")),
         set_down=n("set_down", "verbs"),
     )
 
@@ -103,6 +112,8 @@ def _direction_at(text: str, pos: int, free: list[bool]) -> str | None:
         if not text.startswith(w, pos) or not all(free[pos : pos + len(w)]):
             continue
         after = text[pos + len(w) : pos + len(w) + 1]
+        if any(text.startswith(p, pos) and all(free[pos : pos + len(p)]) for p in rules().pairs):
+            return None  # 左右几, 南北以堂深: both sides, an extent
         if d.axis != "compass" or after not in rules().compass_before:
             return w
         if len(w) == 2 and after == "上":
@@ -111,7 +122,7 @@ def _direction_at(text: str, pos: int, free: list[bool]) -> str | None:
     return None
 
 
-def _anchored(items: list[Item], k: int, genitive: bool, end: int) -> bool:
+def _anchored(text: str, items: list[Item], k: int, genitive: bool, end: int) -> bool:
     """May the thing or person ``items[k]`` anchor a position ending at ``end``?"""
     it = items[k]
     if it.kind == "place" or genitive:
@@ -124,6 +135,7 @@ def _anchored(items: list[Item], k: int, genitive: bool, end: int) -> bool:
     return (
         it.kind == "object"
         and not after_verb
+        and text[end - 1 : end] not in rules().hands
         and nxt is not None
         and nxt.start == end
         and nxt.kind in ("facing", "action")
@@ -147,7 +159,7 @@ def _vocabulary_place(form: str) -> str | None:
 def with_positions(text: str, items: list[Item]) -> list[Item]:
     """``items`` with each anchor + direction read as one place item: a vocabulary place where
     the vocabulary names that spot, else a place item carrying its :class:`Position`."""
-    items = sorted(items, key=lambda i: (i.start, -i.end))
+    items = _split_diagonals(text, sorted(items, key=lambda i: (i.start, -i.end)))
     free = _free(text, items)
     out: list[Item] = []
     consumed_to = -1
@@ -163,6 +175,26 @@ def with_positions(text: str, items: list[Item]) -> list[Item]:
     return out
 
 
+def _split_diagonals(text: str, items: list[Item]) -> list[Item]:
+    """西阶东北面 is 西阶东 + 北面, not 西阶 + 东北面: a diagonal facing right after a place or a
+    thing (or after its 之) gives its first character to the spot. Not after a spot that
+    already has its side (阼阶上东北面) nor after a person (主人西南面: he faces south-west)."""
+    out = list(items)
+    sides = {d.word for d in directions()}
+    for k, it in enumerate(items[:-1]):
+        if it.kind not in rules().diagonal_after or text[it.end - 1 : it.end] in sides:
+            continue
+        nxt = items[k + 1]
+        at = it.end + (1 if text[it.end : it.end + 1] in rules().genitive else 0)
+        if k + 2 < len(items) and nxt.kind == "pronoun" and nxt.start == it.end:
+            nxt = items[k + 2]
+        if nxt.kind == "facing" and nxt.start == at and len(nxt.extra) == 2:
+            out[out.index(nxt)] = replace(
+                nxt, start=nxt.start + 1, form=nxt.form[1:], extra=nxt.extra[1]
+            )
+    return out
+
+
 def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item | None:
     it = items[k]
     pos = it.end
@@ -170,7 +202,7 @@ def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item 
     if genitive:
         pos += 1  # 主人之南: the direction after 之
     word = _direction_at(text, pos, free)
-    if word is None or not _anchored(items, k, genitive, pos + len(word)):
+    if word is None or not _anchored(text, items, k, genitive, pos + len(word)):
         return None
     end = pos + len(word)
     named = _vocabulary_place(it.form + word)
@@ -178,6 +210,19 @@ def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item 
         return Item(it.start, end, "place", text[it.start : end], iri=named)
     position = Position((Anchor(it.form, it.iri, it.kind),), word, it.start, end)
     return replace(it, end=end, kind="place", form=text[it.start : end], position=position)
+
+
+@lru_cache(maxsize=1)
+def vocabulary_positions() -> dict[str, tuple[tuple[str, ...], str]]:
+    """The compound places of ``ontology/places.ttl`` that are positions (户东: 户, 东):
+    place IRI → (anchor IRIs, direction)."""
+    g = Graph()
+    g.parse(ontology_dir() / "places.ttl", format="turtle")
+    out = {}
+    for spot in set(g.subjects(LJ.relativeTo, None)):
+        anchors = tuple(sorted(str(a) for a in g.objects(spot, LJ.relativeTo)))
+        out[str(spot)] = (anchors, str(g.value(spot, LJ.direction)))
+    return out
 
 
 def spots(text: str) -> list[Position]:
