@@ -247,5 +247,5 @@ def test_a_gold_clause_not_in_its_text_is_an_input_error(tmp_path: Path) -> None
     bad = tmp_path / "tracks.jsonl"
     unit = {"id": "x", "text": "宾升自西阶", "positions": [{"clause": "主人降", "role": "zhuren"}]}
     bad.write_text(json.dumps(unit, ensure_ascii=False) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match="tracks.jsonl:1"):
+    with pytest.raises(InputError, match=r"tracks\.jsonl:1"):
         evaluate_tracks(bad)
