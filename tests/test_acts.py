@@ -173,15 +173,22 @@ def test_an_act_without_agent_says_why() -> None:
 
 
 def _places(text: str) -> list[tuple[str, dict[str, list[str]]]]:
-    return [(a.action_form, a.places) for a in read_acts(text)]
+    """Places and positions (阼阶东南: the position south-east of the 阼阶) of each act."""
+    out = []
+    for a in read_acts(text):
+        spots = {k: list(v) for k, v in a.places.items()}
+        for k, ps in a.positions.items():
+            spots.setdefault(k, []).extend(p.label for p in ps)
+        out.append((a.action_form, spots))
+    return out
 
 
 def test_places_that_are_no_setting() -> None:
     # written, in the manner of the 仪礼: 当X after an act lines up; a thing 在X stands there;
     # 以X measures; 筵西 is a spot by the mat, not a mat acted on
-    assert _places("设洗于阼阶东南当东荣") == [("设", {"location": ["阼阶"]})]
+    assert _places("设洗于阼阶东南当东荣") == [("设", {"location": ["阼阶东南"]})]
     assert _places("篚在洗西主人降") == [("降", {})]
-    assert _places("设洗于阼阶东南南北以堂深") == [("设", {"location": ["阼阶"]})]
+    assert _places("设洗于阼阶东南南北以堂深") == [("设", {"location": ["阼阶东南"]})]
     acts = read_acts("宾东面冠者筵西拜受觯")
     assert [(a.action_form, a.agents, a.patients) for a in acts] == [("拜受", ["冠者"], ["觯"])]
 

@@ -15,6 +15,7 @@ from kg.cli.eval import eval_command
 from kg.cli.export import export_command
 from kg.cli.group import cli
 from kg.cli.lexicon import lexicon
+from kg.cli.plan import plan_command
 from kg.cli.publish import publish
 from kg.cli.query import query
 from kg.cli.serve import serve
@@ -32,6 +33,7 @@ COMMANDS: list[click.Command] = [
     docs_command,
     eval_command,
     lexicon,
+    plan_command,
 ]
 for command in COMMANDS:
     cli.add_command(command)

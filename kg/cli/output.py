@@ -91,6 +91,8 @@ def print_build_report(r: BuildReport, verbose: bool) -> None:
         ("new commentators", "new commentators"),
         ("mentions", "mentions"),
         ("acts", "ritual acts"),
+        ("positions", "positions"),
+        ("agent positions", "agent positions"),
         ("derived relations", "derived relations"),
         ("witnesses", "witness readings"),
     ]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from kg.errors import InputError
 from kg.eval.score import Report, Score, read_jsonl
-from kg.nlp.acts import ActReader
+from kg.nlp.acts import Act, ActReader
 from kg.nlp.extract import act_items
 from kg.text.normalize import normalize
 
@@ -23,6 +23,18 @@ RELATIONS = ("location", "source", "destination")
 
 def _tail(iri: str) -> str:
     return iri.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _spots(act: Act, relation: str) -> list[str]:
+    """The act's places by slug. This gold predates positions and writes a position by its
+    place (西阶东 → xijie) or as ``?`` text (所设中之西南 → ?中西南): a position is scored as its
+    anchor place, or as ``?`` + its words when the anchor is a thing or a person (those
+    are scored by the positions task, kg/eval/positions.py)."""
+    out = [_tail(x) for x in act.place_iris.get(relation, [])]
+    for p in act.positions.get(relation, []):
+        anchor = p.anchors[0]
+        out.append(_tail(anchor.iri) if anchor.kind == "place" else f"?{p.label}")
+    return out
 
 
 def _frame(act: dict) -> tuple:
@@ -43,7 +55,7 @@ def _read(text: str) -> list[dict]:
             "action": a.action,
             "agents": [_tail(x) for x in a.agent_iris],
             "patients": [_tail(x) for x in a.patient_iris],
-            **{r: [_tail(x) for x in a.place_iris.get(r, [])] for r in RELATIONS},
+            **{r: _spots(a, r) for r in RELATIONS},
             "span": [a.start, a.end],
         }
         for a in acts

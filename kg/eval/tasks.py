@@ -15,8 +15,10 @@ from kg.errors import InputError
 from kg.eval.acts import evaluate_acts
 from kg.eval.entities import evaluate_entities
 from kg.eval.glosses import evaluate_glosses
+from kg.eval.positions import evaluate_positions
 from kg.eval.quotations import evaluate_quotations
 from kg.eval.score import Report, SplitReports
+from kg.eval.tracks import evaluate_tracks
 from kg.eval.voices import evaluate_voices
 from kg.resources import project_root
 
@@ -52,6 +54,8 @@ TASKS: dict[str, Task] = {
     "glosses": Task("glosses.jsonl", evaluate_glosses),
     "acts": Task("acts.jsonl", evaluate_acts),
     "quotations": Task("quotations.jsonl", evaluate_quotations, split_field=True),
+    "positions": Task("positions.jsonl", evaluate_positions),
+    "tracks": Task("tracks.jsonl", evaluate_tracks),
 }
 
 

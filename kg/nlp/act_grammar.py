@@ -11,10 +11,14 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kg.nlp.lexicon import PATTERNS
 from kg.nlp.wordlists import PatternFile
 from kg.text.normalize import normalize
+
+if TYPE_CHECKING:
+    from kg.nlp.positions import Position
 
 
 @dataclass(frozen=True)
@@ -36,6 +40,7 @@ class Item:
     iri: str = ""
     extra: str = ""  # prep: location|source|destination; facing: the direction
     swallowed: tuple[Swallowed, ...] = ()  # action: the objects its span covers
+    position: Position | None = None  # place: an anchor + direction the vocabulary lacks (尸东)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,8 @@ from typing import TypeVar
 from kg.nlp.act_grammar import Item, grammar
 from kg.nlp.extract import act_items
 from kg.nlp.lexicon import load_lexicon
+from kg.nlp.positions import Position, with_positions
+from kg.nlp.positions import rules as position_rules
 from kg.text.numerals import COUNT_CHARS
 
 K = TypeVar("K", bound=Hashable)
@@ -51,6 +53,8 @@ class Act:
     patient_iris: list[str] = field(default_factory=list)
     places: dict[str, list[str]] = field(default_factory=dict)  # location|source|destination
     place_iris: dict[str, list[str]] = field(default_factory=dict)
+    positions: dict[str, list[Position]] = field(default_factory=dict)  # 尸东, 西阶东: relation →
+    sets_down: bool = False  # 设X于Y, 奠X于Y: its things are at its location from then on
     facing: str | None = None
     repeats: BackReference | None = None  # 如初, 亦如之: the act repeats an earlier one
     condition: str | None = None
@@ -72,6 +76,23 @@ class Act:
             self.places.setdefault(role, []).append(form)
             self.place_iris.setdefault(role, []).append(iri)
 
+    def add_spot(self, role: str, item: Item) -> None:
+        """A place item: a place of the vocabulary, or a position read from the text."""
+        if item.position is None:
+            self.add_place(role, item.form, item.iri)
+        elif item.position not in self.positions.get(role, []):
+            self.positions.setdefault(role, []).append(item.position)
+
+    @property
+    def set_at(self) -> bool:
+        """Does the act put the things it handles at its location (lj:setAt)?"""
+        has_thing = any("/object/" in p for p in self.patient_iris)
+        return (
+            self.sets_down
+            and has_thing
+            and bool(self.places.get("location") or self.positions.get("location"))
+        )
+
 
 SKIP = "skip"  # a preposition whose place is no act's setting
 
@@ -88,13 +109,15 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        self.items = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        ordered = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        self.items = with_positions(text, ordered)
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
         self.unnamed = "no performer is named in the text before it"  # why subject is empty
         self.known: set[str] = set(known or ()) | {s.iri for s in self.subject}
         self.acts: list[Act] = []
         self.pending_place: list[tuple[str, Item]] = []  # places named before their verb
+        self.run_role: str | None = None  # the relation the last place read got (门中闑西)
         self.pending_facing: str | None = None
         self.pending_repeat: BackReference | None = None
         self.pending_patients: list[Item] = []  # 以X before the verb: its instrument
@@ -151,10 +174,14 @@ class ActReader:
         return nxt is not None and nxt.kind == "role" and nxt.start == self.items[i].end
 
     def _genitive(self, i: int) -> bool:
-        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is."""
+        """宾诸公卿大夫之矢: roles before 之 + an object only say whose it is — also before a
+        spot by that object (主人之席前: the host's mat, where the guest toasts him)."""
         j = self._group_end(i)
         rest = self.items[j + 1 : j + 3]
-        return len(rest) == 2 and rest[0].kind == "pronoun" and rest[1].kind == "object"
+        if len(rest) != 2 or rest[0].kind != "pronoun":
+            return False
+        spot = rest[1].position
+        return rest[1].kind == "object" or (spot is not None and spot.anchors[0].kind == "object")
 
     def _answers(self, i: int) -> bool:
         """A role whose next act is a reply (对, 许诺, 应 …) is a new speaker."""
@@ -418,23 +445,54 @@ class ActReader:
             # a new clause has begun (a subject, a place, a facing): this is its setting
             self.pending_place.append((self.prep or "location", it))
         elif self.prep is not None and act is not None:
-            act.add_place(self.prep, it.form, it.iri)
+            act.add_spot(self.prep, it)
             self._touch(it)
         elif act is not None and act.verb[1] == it.start:
             # right after the verb: where a movement goes, or where the act is done
             role = "destination" if act.action_form in self.grammar.motion_to else "location"
-            act.add_place(role, it.form, it.iri)
+            act.add_spot(role, it)
+            self._touch(it)
+        elif act is not None and self._continues_run(prev, act):
+            # 布席于门中闑西阈外: a run of spots right after the act's last one, same relation
+            act.add_spot(self.run_role, it)
             self._touch(it)
         elif before_verb or act is None:
             self.pending_place.append((self.prep or "location", it))
             self._start(it.start)
         else:
-            act.add_place("location", it.form, it.iri)
+            act.add_spot("location", it)
             self._touch(it)
         self.prep = None
+        self.run_role = self._role_of(act, it)
+
+    def _continues_run(self, prev: Item | None, act: Act) -> bool:
+        return (
+            prev is not None
+            and prev.kind == "place"
+            and prev.end == act.end
+            and self.run_role == "location"  # 升自西阶阶上: 阶上 is where the next act is
+        )
+
+    @staticmethod
+    def _role_of(act: Act | None, it: Item) -> str | None:
+        """The relation ``it`` was just given in ``act`` (None if it waits for the next act)."""
+        if act is None or act.end != it.end:
+            return None
+        for role in ("location", "source", "destination"):
+            if it.iri in act.place_iris.get(role, []) or (
+                it.position is not None and it.position in act.positions.get(role, [])
+            ):
+                return role
+        return None
 
     def on_prep(self, i: int, it: Item) -> None:
         nxt = self._next_solid(i)
+        if (
+            nxt is not None
+            and nxt.kind == "action"
+            and self.text[nxt.start - 1 : nxt.start] in self.grammar.not_an_act_after
+        ):
+            nxt = self._next_solid(self.items.index(nxt))  # 立于所设楅之南: where it was set
         act = self.current
         prev = self.items[i - 1] if i > 0 else None
         after = self.items[i + 2] if i + 2 < len(self.items) else None
@@ -525,7 +583,8 @@ class ActReader:
         if not act.agent_iris:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
-            act.add_place(role, place.form, place.iri)
+            act.add_spot(role, place)
+        act.sets_down = it.form in position_rules().set_down
         for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
             act.add_patient(thing.form, thing.iri)
         for thing in self.pending_patients:

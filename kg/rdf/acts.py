@@ -15,10 +15,13 @@ from dataclasses import dataclass, field
 from rdflib import RDF, RDFS, URIRef
 
 from kg.nlp.acts import Act, RepeatOf
+from kg.nlp.tracks import Stand, Tracker
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import LJ
-from kg.rdf.terms import Quad, en, integer, zh
+from kg.rdf.terms import Lit, Quad, en, integer, zh
 from kg.text.normalize import normalize
+
+RELATIONS = {"location": LJ.location, "source": LJ.source, "destination": LJ.destination}
 
 
 @dataclass
@@ -36,12 +39,14 @@ class ActEmitter:
     # only the relations (bounded by the vocabularies), not every act, are held to the end
     derived: set[tuple[str, str, str]] = field(default_factory=set)
     chapter_acts: list[_Done] = field(default_factory=list)
+    tracker: Tracker = field(default_factory=Tracker)  # where each role stands, by chapter
 
     def __post_init__(self) -> None:
         self.graph = self.minter.graph("acts")
 
     def new_chapter(self) -> None:
         self.chapter_acts = []
+        self.tracker = Tracker()
 
     def section(
         self,
@@ -60,8 +65,9 @@ class ActEmitter:
                 if previous is not None:
                     yield previous, LJ.nextAct, node, self.graph
                 previous = node
-                yield from self._participants(node, act, rite)
+                yield from self._participants(node, act, rite, unit, text)
                 yield from self._circumstances(node, act, nodes)
+                yield from self._agent_positions(node, act, text)
                 self.chapter_acts.append(_Done(node, act.action, list(act.agent_iris)))
                 self.stats["acts"] = self.stats.get("acts", 0) + 1
 
@@ -83,7 +89,9 @@ class ActEmitter:
             label += "·" + "".join(act.patients)
         yield node, RDFS.label, zh(normalize(label)), graph
 
-    def _participants(self, node: URIRef, act: Act, rite: URIRef | None) -> Iterator[Quad]:
+    def _participants(
+        self, node: URIRef, act: Act, rite: URIRef | None, unit: URIRef, text: str
+    ) -> Iterator[Quad]:
         """Agents, patients and places, with the relations derived from them."""
         graph = self.graph
         agents = [self.minter.vocab(a) for a in act.agent_iris]
@@ -98,14 +106,45 @@ class ActEmitter:
                 for agent in agents:
                     yield from self._derive(agent, LJ.handles, thing, node)
         for relation, places in act.place_iris.items():
-            prop = {"location": LJ.location, "source": LJ.source}.get(relation, LJ.destination)
+            prop = RELATIONS[relation]
             link = LJ.movesTo if relation == "destination" else LJ.standsAt
             for place in places:
                 spot = self.minter.vocab(place)
                 yield node, prop, spot, graph
+                if relation == "location" and act.set_at:
+                    yield node, LJ.setAt, spot, graph
                 if relation != "source":
                     for agent in agents:
                         yield from self._derive(agent, link, spot, node)
+        yield from self._positions(node, act, unit, text)
+
+    def _positions(self, node: URIRef, act: Act, unit: URIRef, text: str) -> Iterator[Quad]:
+        """Each position the act names (尸东, 西阶东) is its own node, ``{act}/{relation}``:
+        the same words elsewhere may be another spot (the 尸 moves, a 荐 is set anew), and
+        the node carries the span it was read from. Queries group by anchor and direction."""
+        graph = self.graph
+        for relation, positions in act.positions.items():
+            for k, position in enumerate(positions, 1):
+                spot = self.minter.child(node, relation if k == 1 else f"{relation}-{k}")
+                yield node, RELATIONS[relation], spot, graph
+                if relation == "location" and act.set_at:
+                    yield node, LJ.setAt, spot, graph
+                yield spot, RDF.type, LJ.Position, graph
+                for anchor in position.anchors:
+                    yield spot, LJ.relativeTo, self.minter.vocab(anchor.iri), graph
+                    if anchor.kind == "place" and relation != "source":
+                        # 阼阶上: he stands at the east stairs (lj:standsAt), as before
+                        link = LJ.movesTo if relation == "destination" else LJ.standsAt
+                        place = self.minter.vocab(anchor.iri)
+                        for agent in act.agent_iris:
+                            yield from self._derive(self.minter.vocab(agent), link, place, node)
+                yield spot, LJ.direction, Lit(position.direction), graph
+                yield spot, RDFS.label, zh(text[position.start : position.end]), graph
+                yield spot, LJ.evidence, unit, graph
+                yield spot, LJ.evidenceText, zh(text[position.start : position.end]), graph
+                yield spot, LJ.charStart, integer(position.start), graph
+                yield spot, LJ.charEnd, integer(position.end), graph
+                self.stats["positions"] = self.stats.get("positions", 0) + 1
 
     def _circumstances(self, node: URIRef, act: Act, nodes: list[URIRef]) -> Iterator[Quad]:
         """Facing, condition, command and back-reference; ``nodes``: the unit's acts."""
@@ -123,6 +162,29 @@ class ActEmitter:
             target = self._repeated(act)
             if target is not None:
                 yield node, LJ.repeats, target, graph
+
+    def _agent_positions(self, node: URIRef, act: Act, text: str) -> Iterator[Quad]:
+        """Where each agent stands once the act is done (``kg.nlp.tracks``), with the act
+        whose words put him there."""
+        key = len(self.chapter_acts)
+        for k, stand in enumerate(self.tracker.step(act, key, text[act.start : act.end], text), 1):
+            yield from self._agent_position(self.minter.child(node, f"at{k}"), node, key, stand)
+
+    def _agent_position(self, at: URIRef, node: URIRef, key: int, stand: Stand) -> Iterator[Quad]:
+        graph, spot = self.graph, stand.spot
+        since = node if stand.since == key else self.chapter_acts[stand.since].iri
+        yield node, LJ.agentPosition, at, graph
+        yield at, RDF.type, LJ.AgentPosition, graph
+        yield at, LJ.positionOf, self.minter.vocab(stand.role), graph
+        if spot.direction is None and "/place/" in spot.anchor:
+            yield at, LJ.atPlace, self.minter.vocab(spot.anchor), graph
+        else:
+            yield at, LJ.relativeTo, self.minter.vocab(spot.anchor), graph
+            if spot.direction:
+                yield at, LJ.direction, zh(spot.direction), graph
+        yield at, LJ.positionBasis, zh(normalize(stand.basis)), graph
+        yield at, LJ.positionFrom, since, graph
+        self.stats["agent positions"] = self.stats.get("agent positions", 0) + 1
 
     def _repeated(self, act: Act) -> URIRef | None:
         """The earlier act of the chapter a back-reference names (the reader says which:

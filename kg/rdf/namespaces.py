@@ -41,6 +41,7 @@ class LJ(DefinedNamespace):
     Opinion: URIRef  # One attributed statement inside a commentary block: a quoted commen...
     Passage: URIRef  # A run of the classic (经文) as the author divides it, before its comm...
     Place: URIRef  # A place in the hall, court or gate where acts happen (阼阶, 西阶, 堂西, 中...
+    Position: URIRef  # A spot relative to a place, a ritual object or a role (楅南, 尸东, 阼阶上)
     Preface: URIRef  # Commentary on a whole chapter (after its title) or on the work (fro...
     Record: URIRef  # A piece of the appended Records (记) that the author distributes aft...
     Rite: URIRef  # A rite as a kind of ceremony (the district archery contest, the cap...
@@ -55,6 +56,7 @@ class LJ(DefinedNamespace):
     SourceNote: (
         URIRef  # A short note saying where a piece of text comes from (【此条朱子以戴记补】)
     )
+    Spot: URIRef  # A Place or a Position: where an act happens or a thing is set
     TextUnit: URIRef  # Any stretch of the book the graph describes: juan, chapter, section...
     TextualNote: URIRef  # A short note on the wording of the text: a variant reading, an erro...
     Witness: URIRef  # One source file's reading of a text unit: its characters there and ...
@@ -80,6 +82,7 @@ class LJ(DefinedNamespace):
     deathYear: URIRef  # Year of death (negative before the common era)
     describesRite: URIRef  # The rite a chapter describes
     destination: URIRef  # Where a movement goes to (适X, 就X)
+    direction: URIRef  # Which side of its lj:relativeTo a position is (南, 东南, 上, 内 …)
     disputes: URIRef  # A commentator or opinion this opinion rejects (误, 非也, 失之 …)
     dynasty: URIRef  # Dynasty the person lived under
     endorses: URIRef  # A commentator or opinion this opinion accepts (是也, 得之, 当从 …)
@@ -117,8 +120,10 @@ class LJ(DefinedNamespace):
     patient: URIRef  # The object or role acted on or with
     placement: URIRef  # How the juan or chapter of a fragment that starts mid-text was foun...
     readingBreak: URIRef  # Offset in lj:text after which the text marks a phrase break with 【句】
+    relativeTo: URIRef  # What a position is taken from: a place, a ritual object or a role
     repeats: URIRef  # The act or section an act repeats (如初, 亦如之, 如升射)
     reports: URIRef  # A commentator whose view the opinion reports (敖君善谓 …) without quoti...
+    setAt: URIRef  # Where the act sets down the things it handles (设X于Y, 奠X于Y)
     sha256: URIRef  # SHA-256 checksum of a source file's bytes
     slug: URIRef  # The short ASCII name used in IRIs
     source: URIRef  # Where a movement starts from (自X, 由X)
@@ -133,6 +138,24 @@ class LJ(DefinedNamespace):
 
     backReference: URIRef  # The words by which an act repeats an earlier one (如初, 亦如之)
     commandedBy: URIRef  # The command whose addressee performs this act
+
+    # ritual space: the ground plan and agents' positions
+    AgentPosition: URIRef  # Where one role (or one group) stands when an act is done
+    PlanPlacement: URIRef  # Where a plan variant puts a place or a standing object
+    PlanVariant: URIRef  # A ground plan, or a setting a rite adds to the standard plan
+    agentPosition: URIRef  # Where an agent of the act stands when it is done
+    atPlace: URIRef  # The place the agent stands at
+    inVariant: URIRef  # The plan variant a placement belongs to
+    offPlan: URIRef  # Why a place has no single spot on the ground plan
+    placed: URIRef  # The place or standing object a placement puts on the plan
+    planHeight: URIRef  # North–south extent on the plan (nominal 尺)
+    planVariant: URIRef  # A plan the rite is drawn on
+    planWidth: URIRef  # East–west extent on the plan (nominal 尺)
+    planX: URIRef  # East–west coordinate on the plan, eastwards from the middle of the 堂廉
+    planY: URIRef  # North–south coordinate on the plan, northwards from the 堂廉
+    positionBasis: URIRef  # The words the position was inferred from
+    positionFrom: URIRef  # The act whose words put the agent where he stands
+    positionOf: URIRef  # The role (or group) that stands there
 
     # commentary (voices, glosses, citations, judgements, readings)
     Citation: URIRef  # One place where an opinion cites a work (说文云 …)

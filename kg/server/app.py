@@ -23,6 +23,8 @@ from kg.server.limits import RequestLimits
 
 STATIC = Path(__file__).parent / "static"
 
+SVG_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+
 
 class SecurityHeaders:
     """nosniff everywhere; a strict Content-Security-Policy on HTML (a page may bring a
@@ -44,6 +46,8 @@ class SecurityHeaders:
                     if b"content-security-policy" not in dict(headers):
                         headers.append((b"content-security-policy", CSP.encode()))
                     headers.append((b"referrer-policy", b"same-origin"))
+                elif ctype.startswith(b"image/svg+xml"):  # a drawing: nothing runs or loads
+                    headers.append((b"content-security-policy", SVG_CSP.encode()))
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -86,6 +90,7 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/.well-known/void", pages.void, name="void"),
         Route("/download/{name}", dumps.download, name="download"),
         Route("/graph-store", pages.graph_store, name="graph_store"),
+        Route("/plan/{path:path}", pages.plan, name="plan"),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
         Route("/{name}", pages.docs_file),  # last: only the files of `kg docs`
     ]

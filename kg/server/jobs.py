@@ -12,7 +12,9 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from kg.errors import QueryError
+from kg.errors import KgError, QueryError
+from kg.export.plan_scene import playable, section_scene
+from kg.export.plan_svg import render
 from kg.rdf.prefixes import PREFIXES, data_prefixes
 from kg.server import apparatus, describe, find, views
 from kg.server.errors import HttpError
@@ -78,6 +80,23 @@ def write_dump(db: Any, fmt: str, path: str, compress: bool) -> int:
     return os.path.getsize(path)
 
 
+def plan_svg(db: Any, iri: str, step: int | None) -> bytes | None:
+    """(worker) The section drawn on the plan after act ``step``; None if not a section."""
+    try:
+        scene = section_scene(db, iri)
+    except KgError:
+        return None
+    try:
+        return render(scene, step).encode("utf-8")
+    except ValueError as e:
+        raise HttpError(404, str(e)) from None
+
+
+def plan_sections(db: Any, iri: str) -> list[dict[str, Any]]:
+    """(worker) The sections a page for ``iri`` can play on the plan."""
+    return [{"iri": p.iri, "label": p.label, "steps": p.steps} for p in playable(db, iri)]
+
+
 JOBS: dict[str, Callable[..., Any]] = {
     "sparql": execute,
     "page": describe.page,
@@ -88,4 +107,6 @@ JOBS: dict[str, Callable[..., Any]] = {
     "graph": describe.graph,
     "search": find.search,
     "dump": write_dump,
+    "plan": plan_svg,
+    "plan_sections": plan_sections,
 }

@@ -67,6 +67,12 @@ class Linker:
     def curie(self, iri: str) -> str:
         return curie(iri, self.prefixes, bare=False)
 
+    def plan_href(self, iri: str) -> str | None:
+        """Where this server draws a section of the store on the plan."""
+        if not iri.startswith(self.base):
+            return None
+        return f"{self.root}/plan/{quote(iri[len(self.base) :], safe=self.SAFE)}"
+
 
 def error_page(request: Request, status: int, message: str) -> Response:
     return templates.TemplateResponse(
@@ -148,23 +154,30 @@ async def resource(request: Request) -> Response:
     if fmt == "html":
         if page is None:
             return error_page(request, 404, f"Nothing is known about <{iri}>.")
-        readings = await _readings(request, iri, page)
-        return templates.TemplateResponse(
-            request,
-            "resource.html",
-            {
-                "page": page,
-                "link": Linker(request, stats["base"]),
-                "rest": rest,
-                "lj": LJ,
-                "readings": readings,
-            },
-            headers=headers,
-        )
+        return await _page(request, page, Linker(request, stats["base"]), rest, headers)
     if body is None:
         return Response(f"Nothing is known about <{iri}>.\n", 404, media_type="text/plain")
     headers["Content-Location"] = f"{rest.rsplit('/', 1)[-1]}.{EXTENSIONS[fmt]}"
     return Response(body, media_type=CONTENT_TYPES[fmt], headers=headers)
+
+
+async def _page(
+    request: Request, page: Any, linker: Linker, rest: str, headers: dict[str, str]
+) -> Response:
+    """The statements page of an IRI, with its apparatus and its plan where it has them."""
+    readings = await _readings(request, page.iri, page)
+    orders = [v.value for p, vals in page.outgoing if p.value == LJ + "order" for v in vals]
+    order = int(orders[0]) if orders and orders[0].isdigit() else None
+    plans = await _plans(request, page.iri, {t.value for t in page.types}, order, linker)
+    context = {
+        "page": page,
+        "link": linker,
+        "rest": rest,
+        "lj": LJ,
+        "readings": readings,
+        "plans": plans,
+    }
+    return templates.TemplateResponse(request, "resource.html", context, headers=headers)
 
 
 async def _readings(request: Request, iri: str, page: Any) -> list[Any]:
@@ -199,13 +212,60 @@ async def _reader_view(
     link = Linker(request, stats["base"])
     work = load_work().title
     if kind == "reading":
-        context = {"r": data, "link": link, "work_title": work}
+        plans = await _plans(request, iri, {LJ + "Chapter"}, None, link)
+        context = {"r": data, "link": link, "work_title": work, "plans": plans}
         return templates.TemplateResponse(request, "reading.html", context, headers=headers)
     if kind == "entity":
         context = {"e": data, "link": link, "kind_names": KIND_NAMES}
         return templates.TemplateResponse(request, "entity.html", context, headers=headers)
     context = {"toc": data, "link": link, "iri": iri, "title": work}
     return templates.TemplateResponse(request, "contents.html", context, headers=headers)
+
+
+PLAYABLE = {LJ + "Section", LJ + "RitualAct", LJ + "Chapter"}
+
+
+async def _plans(
+    request: Request, iri: str, kinds: set[str], order: int | None, linker: Linker
+) -> dict[str, Any] | None:
+    """The plan player of a section, act or chapter page: the sections to play (their SVG
+    addresses and number of steps) and the step to show first (an act's own)."""
+    if not PLAYABLE & kinds:
+        return None
+    try:
+        found = await request.app.state.kg.run("plan_sections", {"iri": iri}, request=request)
+    except HttpError:
+        return None
+    if not found:
+        return None
+    sections = [
+        {"src": linker.plan_href(f["iri"]), "label": f["label"], "steps": f["steps"]} for f in found
+    ]
+    chapter = LJ + "Chapter" in kinds
+    is_act = LJ + "RitualAct" in kinds
+    first = order if is_act and order is not None else 0 if chapter else sections[0]["steps"]
+    return {"sections": sections, "step": first, "chapter": chapter}
+
+
+async def plan(request: Request) -> Response:
+    """GET /plan/SECTION?step=N: the section drawn on the ground plan (SVG)."""
+    ctx = request.app.state.kg
+    rest = request.path_params.get("path", "")
+    step_arg = request.query_params.get("step")
+    if step_arg is not None and not step_arg.isdigit():
+        return Response("step is a number (0, 1, 2 …)\n", 400, media_type="text/plain")
+    try:
+        stats = await _stats(request)
+        body = await ctx.run(
+            "plan",
+            {"iri": stats["base"] + rest, "step": int(step_arg) if step_arg else None},
+            request=request,
+        )
+    except HttpError as e:
+        return Response(e.message + "\n", e.status, media_type="text/plain")
+    if body is None:
+        return Response(f"no section {rest}\n", 404, media_type="text/plain")
+    return Response(body, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
 def _alternates(request: Request, rest: str) -> str:

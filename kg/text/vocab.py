@@ -59,7 +59,8 @@ def load_concepts(filename: str) -> dict[str, Concept]:
             ),
             None,
         )
-        kinds = [k for k in g.objects(iri, RDF.type) if k != SKOS.Concept]
+        # a compound place is also an lj:Position (户东: 户 + 东); its kind is still lj:Place
+        kinds = sorted(k for k in g.objects(iri, RDF.type) if k not in (SKOS.Concept, LJ.Position))
         slug = str(iri).rstrip("/").rsplit("/", 1)[-1]
         out[slug] = Concept(
             iri=URIRef(iri),
