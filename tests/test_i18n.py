@@ -42,3 +42,19 @@ def test_the_switch_changes_the_words_and_is_remembered(url: str) -> None:
         assert "Where the book names it" in back
     zh_browser = httpx.get(url + "/", headers={"Accept-Language": "zh-CN,zh;q=0.9"}, timeout=60)
     assert ">目录</a>" in zh_browser.text
+
+
+def test_property_names_follow_the_switch_and_data_keeps_its_labels(url: str, seeds_db) -> None:
+    from kg.store import store_base
+
+    from conftest import select
+
+    act = select(seeds_db, "SELECT ?a WHERE { ?a a lj:RitualAct ; lj:agent ?r } LIMIT 1")[0]["a"]
+    path = "/id/" + act[len(store_base(seeds_db)) :]
+    en = httpx.get(url + path, params={"lang": "en", "view": "data"}, timeout=60).text
+    zh = httpx.get(url + path, params={"lang": "zh", "view": "data"}, timeout=60).text
+    assert 'agent <span class="curie">lj:agent</span>' in en
+    assert '施事 <span class="curie">lj:agent</span>' in zh
+    # the role the act names keeps its Chinese label in both
+    role = select(seeds_db, f"SELECT ?l WHERE {{ <{act}> lj:agent/skos:prefLabel ?l }}")[0]["l"]
+    assert role in en and role in zh

@@ -254,3 +254,25 @@ def _chapters(db) -> list[tuple[str, str]]:
     rows = select(db, "SELECT ?c ?t WHERE { ?c a lj:Chapter ; lj:title ?t }")
     base = rows[0]["c"][: rows[0]["c"].index("/id/") + 4]
     return [("/id/" + r["c"][len(base) :], r["t"]) for r in rows]
+
+
+def test_open_a_passage_with_two_witnesses(url: str, browser, seeds_db) -> None:
+    from selenium.webdriver.common.by import By
+
+    from conftest import select
+
+    unit = select(
+        seeds_db,
+        "SELECT ?u WHERE { ?u a lj:Passage ; lj:witness ?w . ?w lj:text ?t } GROUP BY ?u "
+        "HAVING (COUNT(DISTINCT ?t) = 2) ORDER BY ?u LIMIT 1",
+    )[0]["u"]
+    browser.get(url + "/id/" + unit[unit.index("/id/") + 4 :])
+    rows = browser.find_elements(By.CSS_SELECTOR, ".apparatus tr")
+    assert len(rows) == 2
+    marked = browser.find_elements(
+        By.CSS_SELECTOR, ".apparatus mark, .apparatus ins, .apparatus del"
+    )
+    assert marked and all(m.get_attribute("title") for m in marked)  # each says what it is
+    browser.execute_script("document.querySelector('.apparatus').scrollIntoView()")
+    browser.save_screenshot(str(ARTIFACTS / "passage-witnesses.png"))
+    assert not _errors(browser)

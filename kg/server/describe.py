@@ -31,6 +31,15 @@ from kg.store import (
 QUERIES = Path(__file__).parent / "queries"
 LJ = PREFIXES["lj"]
 RDF_TYPE = PREFIXES["rdf"] + "type"
+# namespaces of terms (properties, classes) rather than data: their names follow the interface
+TERMS = (
+    LJ,
+    PREFIXES["rdf"],
+    PREFIXES["rdfs"],
+    PREFIXES["skos"],
+    PREFIXES["dcterms"],
+    PREFIXES["prov"],
+)
 LABEL_PROPS = (PREFIXES["rdfs"] + "label", PREFIXES["skos"] + "prefLabel")
 
 
@@ -173,10 +182,17 @@ def rank(lang: str | None) -> int:
 class Labels:
     """Best label of each IRI a page shows, fetched in one query per few hundred IRIs."""
 
-    def __init__(self, db: Any) -> None:
+    def __init__(self, db: Any, lang: str = "zh") -> None:
         self.db = db
+        self.lang = lang  # the interface's: names of terms (properties, classes) follow it
         self.wanted: set[str] = set()
         self.best: dict[str, tuple[int, str]] = {}
+
+    def rank(self, iri: str, lang: str | None) -> int:
+        """The data's labels prefer Chinese; a term's follows the interface's language."""
+        if self.lang == "en" and iri.startswith(TERMS) and (lang or "").lower() == "en":
+            return -1
+        return rank(lang)
 
     def want(self, cell: Cell | None) -> None:
         if cell is not None and cell.kind == "iri":
@@ -188,7 +204,9 @@ class Labels:
             found = _rows(self.db, _query("labels"), values={"x": todo[i : i + 400]})
             for x, label in found:
                 if x and label:
-                    r = rank(label.tag if label.tag and ":" not in label.tag else None)
+                    r = self.rank(
+                        x.value, label.tag if label.tag and ":" not in label.tag else None
+                    )
                     if x.value not in self.best or r < self.best[x.value][0]:
                         self.best[x.value] = (r, label.value)
         if fallback:
@@ -237,7 +255,7 @@ class Labels:
 # -- jobs -------------------------------------------------------------------------------------
 
 
-def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
+def page(db: Any, iri: str, graph_triples: int | None = None, lang: str = "zh") -> Page | None:
     """Everything the HTML page of ``iri`` shows; None if the store knows nothing of it.
     ``graph_triples``: the size of the named graph ``iri`` names, if it names one."""
     out_rows = _select(db, "outgoing", iri)
@@ -246,7 +264,7 @@ def page(db: Any, iri: str, graph_triples: int | None = None) -> Page | None:
     if not out_rows and not total and graph_triples is None:
         return None
     in_rows = _select(db, "incoming", iri) if total else []
-    labels = Labels(db)
+    labels = Labels(db, lang)
     labels.wanted.add(iri)
     for r in out_rows:
         labels.want(r["p"])

@@ -138,7 +138,13 @@ async def resource(request: Request) -> Response:
     try:
         if fmt == "html":
             page = await ctx.run(
-                "page", {"iri": iri, "graph_triples": stats["graphs"].get(iri)}, request=request
+                "page",
+                {
+                    "iri": iri,
+                    "graph_triples": stats["graphs"].get(iri),
+                    "lang": i18n.lang_of(request),
+                },
+                request=request,
             )
         elif iri in stats["graphs"]:  # a named graph's page: its .ttl/.nt/… are its triples
             body = await _graph(request, iri, fmt)
