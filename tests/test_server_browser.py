@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from serving import ROOT, kg_serve
@@ -275,4 +276,28 @@ def test_open_a_passage_with_two_witnesses(url: str, browser, seeds_db) -> None:
     assert marked and all(m.get_attribute("title") for m in marked)  # each says what it is
     browser.execute_script("document.querySelector('.apparatus').scrollIntoView()")
     browser.save_screenshot(str(ARTIFACTS / "passage-witnesses.png"))
+    assert not _errors(browser)
+
+
+def test_acts_in_the_results_are_drawn_on_the_plan(url: str, browser) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    q = (
+        "SELECT ?act ?n WHERE { ?act a lj:RitualAct ; lj:order ?n ; lj:inSection ?s . "
+        '?s lj:title ?t FILTER(STR(?t) = "请射") } ORDER BY ?n LIMIT 5'
+    )
+    browser.get(url + "/editor?query=" + quote(q))
+    assert _editor_done(browser).startswith("5 rows")
+    browser.find_element(By.CSS_SELECTOR, ".select_kgplan").click()
+    img = WebDriverWait(browser, 30).until(
+        lambda d: (
+            (i := d.find_elements(By.CSS_SELECTOR, "img.kg-plan"))
+            and d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", i[0])
+            and i[0]
+        )
+    )
+    assert "/plan/" in img.get_attribute("src") and "step=" in img.get_attribute("src")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "select.kg-plan-act option")) == 5
+    browser.save_screenshot(str(ARTIFACTS / "editor-plan.png"))
     assert not _errors(browser)

@@ -105,6 +105,7 @@ async def editor(request: Request) -> Response:
         "run": run,
         "endpoint": str(request.url_for("sparql")),
         "editor": str(request.url_for("editor")),
+        "plan": request.scope.get("root_path", "") + "/plan/",
         "base": stats["base"],
         "local": request.scope.get("root_path", "") + "/id/",
         "prefixes": prefixes,

@@ -230,6 +230,52 @@
     });
   };
 
+  // -- the plan: acts in the results drawn where they happen (GET /plan/SECTION?step=N) -----
+  var ACT = /\/a\d+$/;
+  function actsIn(yasr) {
+    var out = [];
+    rows(yasr).forEach(function (b) {
+      Object.keys(b).forEach(function (v) {
+        var t = b[v];
+        if (t && t.type === "uri" && ACT.test(t.value) && t.value.indexOf(cfg.base) === 0 && out.indexOf(t.value) < 0) out.push(t.value);
+      });
+    });
+    return out.slice(0, 200);
+  }
+
+  function KgPlan(yasr) { this.yasr = yasr; this.priority = 8; this.label = "Plan"; }
+  KgPlan.prototype.canHandleResults = function () { return actsIn(this.yasr).length > 0; };
+  KgPlan.prototype.getIcon = function () { return el("span", "⌂"); };
+  KgPlan.prototype.draw = function () {
+    var self = this, acts = actsIn(this.yasr);
+    var q = "SELECT ?act ?sec ?order WHERE { VALUES ?act { " +
+      acts.map(function (a) { return "<" + a + ">"; }).join(" ") +
+      " } ?act <https://w3id.org/lijing/ontology#inSection> ?sec ; <https://w3id.org/lijing/ontology#order> ?order }";
+    return post(q).then(function (data) {
+      var found = data.results.bindings;
+      var out = self.yasr.resultsEl;
+      out.textContent = "";
+      if (!found.length) { out.appendChild(el("p", "These acts are not placed in a section.")); return; }
+      return fetchLabels(acts).then(function () {
+        var pick = el("select", null, { "class": "kg-plan-act", "aria-label": "act" });
+        found.forEach(function (b, i) {
+          pick.appendChild(el("option", (labels[b.act.value] || curie(b.act.value)), { value: String(i) }));
+        });
+        var img = el("img", null, { "class": "kg-plan", alt: "the act on the ground plan" });
+        function show() {
+          var b = found[Number(pick.value)];
+          var path = b.sec.value.slice(cfg.base.length).split("/").map(encodeURIComponent).join("/");
+          img.setAttribute("src", cfg.plan + path + "?step=" + encodeURIComponent(b.order.value));
+        }
+        pick.addEventListener("change", show);
+        out.appendChild(pick);
+        out.appendChild(img);
+        show();
+      });
+    });
+  };
+  Yasr.registerPlugin("kgplan", KgPlan);
+
   delete Yasr.plugins.table;  // ours shows labels; theirs would be a second "Table"
   Yasr.registerPlugin("kgtable", KgTable);
   Yasr.registerPlugin("kgchart", KgChart);
@@ -265,7 +311,7 @@
     persistenceId: null,
     prefixes: cfg.prefixes,
     defaultPlugin: "kgtable",
-    pluginOrder: ["kgtable", "kgchart", "kggraph", "response", "error", "boolean"],
+    pluginOrder: ["kgtable", "kgchart", "kggraph", "kgplan", "response", "error", "boolean"],
   });
 
   var state = document.getElementById("state"), share = document.getElementById("share");
