@@ -55,3 +55,11 @@ def test_a_passage_whose_witnesses_differ_shows_them_marked(url, seeds_db) -> No
         section = section[: section.index("</section>")]
         assert section.count("<tr") == int(row["n"])
         assert re.search(r'<mark class="(?:form|var)"|<ins |<del ', section)
+
+
+def test_the_passage_page_names_things_in_both_languages(url, seeds_db) -> None:
+    unit = select(seeds_db, "SELECT ?u WHERE { ?u a lj:Passage ; lj:mentions role:sishe } LIMIT 1")
+    html = httpx.get(url + "/id/" + unit[0]["u"][len(store_base(seeds_db)) :], timeout=60).text
+    assert 'title="司射 · director of archery"' in html  # the label and the English
+    heads = re.findall(r'<p class="block-head"><a href="[^"]+">([^<]+)</a>', html)
+    assert heads and not [h for h in heads if "ljd:" in h or h.startswith("http")]

@@ -50,6 +50,7 @@ class Node:
     label: str | None = None  # an IRI's best label
     lang: str | None = None  # a literal's language
     datatype: str | None = None  # a literal's datatype
+    english: str | None = None  # an IRI's English label, where it differs from ``label``
 
 
 @dataclass
@@ -187,6 +188,7 @@ class Labels:
         self.lang = lang  # the interface's: names of terms (properties, classes) follow it
         self.wanted: set[str] = set()
         self.best: dict[str, tuple[int, str]] = {}
+        self.english: dict[str, str] = {}  # for a tooltip beside the Chinese
 
     def rank(self, iri: str, lang: str | None) -> int:
         """The data's labels prefer Chinese; a term's follows the interface's language."""
@@ -209,6 +211,8 @@ class Labels:
                     )
                     if x.value not in self.best or r < self.best[x.value][0]:
                         self.best[x.value] = (r, label.value)
+                    if label.tag == "en":
+                        self.english.setdefault(x.value, label.value)
         if fallback:
             self._fallback([i for i in todo if i not in self.best])
 
@@ -246,7 +250,9 @@ class Labels:
             lang = cell.tag if cell.tag and ":" not in cell.tag else None
             return Node("literal", cell.value, lang=lang, datatype=None if lang else cell.tag)
         hit = self.best.get(cell.value)
-        return Node(cell.kind, cell.value, label=hit[1] if hit else None)
+        node = Node(cell.kind, cell.value, label=hit[1] if hit else None)
+        node.english = self.english.get(cell.value)
+        return node
 
     def maybe(self, cell: Cell | None) -> Node | None:
         return None if cell is None else self.node(cell)
