@@ -63,23 +63,29 @@ def test_search_a_traditional_phrase_and_follow_a_hit(url: str, browser, seeds_d
 
 def test_a_shared_query_link_opens_the_editor_with_its_results(url: str, browser) -> None:  # noqa: F811
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select, WebDriverWait
+    from selenium.webdriver.support.ui import WebDriverWait
 
-    browser.get(url + "/")
-    Select(browser.find_element(By.ID, "example")).select_by_value("chapters-sections")
-    browser.find_element(By.ID, "run").click()
-    rows = WebDriverWait(browser, 30).until(
-        lambda d: d.find_elements(By.CSS_SELECTOR, "#results tbody tr")
+    def done() -> str:
+        return (
+            WebDriverWait(browser, 30)
+            .until(lambda d: (e := d.find_element(By.ID, "state")).get_attribute("data-done") and e)
+            .text
+        )
+
+    browser.get(url + "/editor?name=chapters-sections")
+    rows = done().split(" ", 1)[0]
+    query = browser.execute_script(
+        "return document.querySelector('#yasqe .CodeMirror').CodeMirror.getValue()"
     )
-    n, query = len(rows), browser.find_element(By.ID, "query").get_attribute("value")
-    share = browser.find_element(By.ID, "permalink").get_attribute("href")
+    share = browser.find_element(By.ID, "share").get_attribute("href")
     for link in (share, url + "/sparql?query=" + quote(query)):
         browser.get("about:blank")
         browser.get(link)  # a person opening the link: the editor, the query run
-        WebDriverWait(browser, 30).until(
-            lambda d: len(d.find_elements(By.CSS_SELECTOR, "#results tbody tr")) == n
+        assert done().split(" ", 1)[0] == rows
+        shown = browser.execute_script(
+            "return document.querySelector('#yasqe .CodeMirror').CodeMirror.getValue()"
         )
-        assert browser.find_element(By.ID, "query").get_attribute("value") == query
+        assert shown == query
     browser.save_screenshot(str(ARTIFACTS / "shared-query.png"))
     assert not _errors(browser)
 

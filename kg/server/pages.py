@@ -304,6 +304,25 @@ def ontology_graph() -> Graph:
     return _ontology(ontology_file().stat().st_mtime)
 
 
+@cache
+def _term_labels(mtime: float) -> dict[str, dict[str, str]]:
+    out: dict[str, dict[str, str]] = {}
+    for term, label in ontology_graph().subject_objects(RDFS.label):
+        out.setdefault(str(term), {}).setdefault(getattr(label, "language", None) or "", str(label))
+    return out
+
+
+def term_name(iri: str, lang: str = "en") -> str:
+    """A term's name for a page: its label in the interface's language, else its local name
+    (``xsd:integer`` → integer), never a prefixed IRI standing as a link's text."""
+    labels = _term_labels(ontology_file().stat().st_mtime).get(iri, {})
+    name = labels.get("en" if lang == "en" else "lzh") or labels.get("en")
+    return name or iri.rsplit("#", 1)[-1].rsplit("/", 1)[-1] or iri
+
+
+templates.env.globals["term_name"] = term_name
+
+
 def generated_docs(request: Request) -> Path | None:
     """docs/ontology.html written by `kg docs`, beside the store or in the project."""
     store = Path(request.app.state.kg.config.store)
