@@ -114,3 +114,12 @@ def test_the_generated_ontology_page_styles_pass_the_csp(served: str) -> None:
     assert "'unsafe-inline'" not in csp and "script-src 'self';" in csp
     home = httpx.get(f"{served}/", headers={"Accept": BROWSER})
     assert "sha256" not in home.headers["content-security-policy"]
+
+
+def test_the_generated_ontology_page_has_the_search_box_too(served: str) -> None:
+    r = httpx.get(f"{served}/ontology", headers={"Accept": BROWSER})
+    assert "<style>" in r.text  # the kg docs page
+    form = re.search(r'<form class="search" action="([^"]+)"[^>]*>\s*<input[^>]+name="q"', r.text)
+    assert form
+    target = httpx.URL(f"{served}/ontology").join(form.group(1))
+    assert httpx.get(target, params={"q": "司射"}).status_code == 200
