@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import DCTERMS, SKOS
@@ -156,19 +157,10 @@ class Emitter:
             if key in meta and value:
                 yield src, meta[key], zh(value), graph
         yield from self.repository(src, doc)
-        n = 0
-        for seg in doc.segments:
-            if seg.kind is Seg.NOISE:
-                n += 1
-                node = self.minter.child(src, f"noise/{n}")
-                yield node, RDF.type, LJ.NoiseSpan, graph
-                yield node, LJ.sourceFile, src, graph
-                yield node, LJ.charStart, integer(seg.start), graph
-                yield node, LJ.charEnd, integer(seg.end), graph
-                yield node, LJ.line, integer(doc.line_of(seg.start)), graph
-                yield node, LJ.text, Lit(doc.text[seg.start : seg.end]), graph
-                yield node, LJ.noiseKind, Lit(_noise_kind(doc.text[seg.start : seg.end])), graph
+        for quad in noise_spans(self.minter, src, doc, graph, _noise_kind):
+            if quad[2] == LJ.NoiseSpan:
                 self.count("noise spans")
+            yield quad
 
     def repository(self, src: URIRef, doc: Document) -> Iterator[Quad]:
         """What a text repository's header says of a file (Kanripo: id, base edition, juan)."""
@@ -468,6 +460,26 @@ def _unit_keys(ch: AlignedChapter) -> dict[int, str]:
             n = used[(kind, key)]
             keys[id(u)] = key if n == 1 else f"{key}-{n}"
     return keys
+
+
+def noise_spans(
+    minter: Minter, src: URIRef, doc: Any, graph: URIRef, kind: Callable[[str], str]
+) -> Iterator[Quad]:
+    """Each stretch of a source file read as noise, with its span, line and words; ``doc``
+    is any model with ``text``, ``segments`` and ``line_of`` (the book's or a tradition work's)."""
+    n = 0
+    for seg in doc.segments:
+        if seg.kind is Seg.NOISE:
+            n += 1
+            node = minter.child(src, f"noise/{n}")
+            words = doc.text[seg.start : seg.end]
+            yield node, RDF.type, LJ.NoiseSpan, graph
+            yield node, LJ.sourceFile, src, graph
+            yield node, LJ.charStart, integer(seg.start), graph
+            yield node, LJ.charEnd, integer(seg.end), graph
+            yield node, LJ.line, integer(doc.line_of(seg.start)), graph
+            yield node, LJ.text, Lit(words), graph
+            yield node, LJ.noiseKind, Lit(kind(words)), graph
 
 
 def _noise_kind(text: str) -> str:

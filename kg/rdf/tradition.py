@@ -22,12 +22,12 @@ from pathlib import Path
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import DCTERMS, SKOS
 
-from kg.rdf.emit import short
+from kg.rdf.emit import noise_spans, short
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DATA, LJ, PERSON, PROV
 from kg.rdf.terms import Lit, Quad, en, integer, zh
 from kg.text.catalog import Catalog
-from kg.text.document import FileIssue, Issue, Seg
+from kg.text.document import FileIssue, Issue
 from kg.text.normalize import normalize
 from kg.text.tradition import (
     Block,
@@ -194,18 +194,7 @@ class TraditionEmitter:
         if doc.work.edition:
             yield src, LJ.baseEdition, Lit(doc.work.edition), graph
         yield src, DCTERMS.isPartOf, self.works[doc.work.slug], graph
-        n = 0
-        for seg in doc.segments:
-            if seg.kind is Seg.NOISE:
-                n += 1
-                node = self.minter.child(src, f"noise/{n}")
-                yield node, RDF.type, LJ.NoiseSpan, graph
-                yield node, LJ.sourceFile, src, graph
-                yield node, LJ.charStart, integer(seg.start), graph
-                yield node, LJ.charEnd, integer(seg.end), graph
-                yield node, LJ.line, integer(doc.line_of(seg.start)), graph
-                yield node, LJ.text, Lit(doc.text[seg.start : seg.end]), graph
-                yield node, LJ.noiseKind, Lit("noise"), graph
+        yield from noise_spans(self.minter, src, doc, graph, lambda _: "noise")
 
     # -- evidence -------------------------------------------------------------------------------
 
