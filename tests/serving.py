@@ -87,3 +87,13 @@ def kg_serve_process(
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(5)
+
+
+@contextlib.contextmanager
+def kg_serve_with_docs(store: Path, folder: Path, *options: str) -> Iterator[str]:
+    """`kg serve` over ``store`` seen through ``folder``, with `kg docs` written beside it
+    (so /ontology is the generated page)."""
+    (folder / "store").symlink_to(store.resolve())
+    kg("docs", "--store", str(folder / "store"), "-o", str(folder / "docs"))
+    with kg_serve(folder / "store", *options) as url:
+        yield url

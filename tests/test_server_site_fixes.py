@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pyoxigraph as ox
 import pytest
-from serving import kg, kg_serve
+from serving import kg_serve_with_docs
 
 from kg.store import graph_counts
 
@@ -25,10 +25,7 @@ FORMATS = {"ttl": ox.RdfFormat.TURTLE, "nt": ox.RdfFormat.N_TRIPLES, "jsonld": o
 @pytest.fixture(scope="module")
 def served(seeds_store: Path, tmp_path_factory: pytest.TempPathFactory):
     """The seeds store seen through a folder of its own, with `kg docs` beside it."""
-    here = tmp_path_factory.mktemp("site")
-    (here / "store").symlink_to(seeds_store.resolve())
-    kg("docs", "--store", str(here / "store"), "-o", str(here / "docs"))
-    with kg_serve(here / "store", "--timeout", "20") as url:
+    with kg_serve_with_docs(seeds_store, tmp_path_factory.mktemp("site"), "--timeout", "20") as url:
         yield url
 
 

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import opencc
 import pytest
-from serving import kg, kg_serve
+from serving import kg_serve_with_docs
 from test_server_browser import ARTIFACTS, _errors, browser, pytestmark  # noqa: F401
 
 from kg.text.normalize import normalize
@@ -20,10 +20,8 @@ from conftest import select
 
 @pytest.fixture(scope="module")
 def url(seeds_store: Path, tmp_path_factory: pytest.TempPathFactory):
-    here = tmp_path_factory.mktemp("site-browser")
-    (here / "store").symlink_to(seeds_store.resolve())
-    kg("docs", "--store", str(here / "store"), "-o", str(here / "docs"))
-    with kg_serve(here / "store", "--timeout", "20") as base:
+    folder = tmp_path_factory.mktemp("site-browser")
+    with kg_serve_with_docs(seeds_store, folder, "--timeout", "20") as base:
         yield base
 
 
