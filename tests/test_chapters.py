@@ -18,6 +18,7 @@ from kg.readers import parse_text
 from kg.text.align import align
 from kg.text.catalog import load_catalog
 from kg.text.document import Document, Seg
+from kg.text.normalize import normalize
 from kg.text.slugs import slugify
 
 CAT = load_catalog()
@@ -277,3 +278,27 @@ def test_a_minted_rite_with_no_category_anywhere_still_validates() -> None:
         "a rite is in a lj:RiteCategory, unless it was found in the text (lj:foundInText true)"
         " that names none"
     ]
+
+
+@pytest.mark.parametrize(("layout", "make"), [(name, make) for name, make, _ in LAYOUTS])
+def test_two_halves_of_an_unheard_of_rite_are_one_rite_with_two_chapters(layout, make) -> None:
+    # a second title printed as the first one's other half, where 献俘礼 stood
+    text = make("出军礼上").replace("献俘礼", "出军礼下").replace("獻俘禮", "出軍禮下")
+    doc = parse_text(text, X)
+    first, second = doc.chapters()
+    assert (first.rite, first.part) == ("chujunli", "上")
+    assert (second.rite, second.part) == ("chujunli", "下")
+    assert first.minted == second.minted == "出军礼"
+    minter = Minter()
+    corpus = align([doc], CAT)
+    assert [c.part for c in corpus.chapters()] == ["上", "下"]  # not merged as witnesses
+    quads = {(s, p, o) for s, p, o, _ in Emitter(corpus, CAT, minter).quads()}
+    rite = minter.iri("rite/chujunli")
+    halves = [minter.chapter("chujunli-shang"), minter.chapter("chujunli-xia")]
+    assert all((h, LJ.describesRite, rite) in quads for h in halves)
+    assert {s for s, p, o in quads if p == RDF.type and o == LJ.Rite} == {rite}
+    assert len({o for s, p, o in quads if s == rite and p == LJ.order}) == 1
+    titles = {o.value for s, p, o in quads if s in halves and p == LJ.title}
+    assert {normalize(t) for t in titles} == {"出军礼上", "出军礼下"}
+    for half in halves:  # each half keeps its own passages
+        assert any(str(s).startswith(f"{half}/p/") for s, p, o in quads if o == LJ.Passage)

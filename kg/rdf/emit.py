@@ -26,6 +26,7 @@ from kg.text.align import AlignedChapter, AlignedJuan, AlignedSection, Corpus, R
 from kg.text.catalog import Catalog
 from kg.text.document import Document, FileIssue, Seg
 from kg.text.normalize import normalize
+from kg.text.slugs import slugify
 from kg.text.work import ENGLISH_LABEL, load_work
 
 _CLASS = {
@@ -75,6 +76,7 @@ class Emitter:
         self.act_emitter = ActEmitter(minter)
         self.commentary = CommentaryEmitter(minter)
         self.rite: URIRef | None = None  # the rite of the chapter being emitted
+        self.minted_rites: set[str] = set()  # minted rites declared so far (once for two halves)
         if sources is None:
             assert corpus is not None, "an emitter of parts needs every file's id"
             sources = source_ids([d.path for d in corpus.documents])
@@ -240,6 +242,8 @@ class Emitter:
         self._scope(ch)
         rite = self.catalog.rites.get(ch.rite) if ch.rite else None
         slug = rite.slug if rite else ch.rite if ch.minted else None
+        if slug and ch.part:  # one half of a minted rite's chapter: chujunli-shang
+            slug = f"{slug}-{slugify(ch.part)}"
         node = self.minter.chapter(slug or f"unknown-{fallback}-{order}")
         title = ch.title or (rite.label if rite else None)
         yield node, RDF.type, LJ.Chapter, graph
@@ -251,7 +255,9 @@ class Emitter:
         self.rite = self.minter.vocab(str(rite.iri)) if rite else None
         if rite is None and ch.rite and ch.minted:
             self.rite = self.minter.vocab(str(RITE[ch.rite]))
-            yield from self.minted_rite(ch, self.rite)
+            if ch.rite not in self.minted_rites:  # its other half declared it already
+                self.minted_rites.add(ch.rite)
+                yield from self.minted_rite(ch, self.rite)
         if self.rite is not None:
             yield node, LJ.describesRite, self.rite, graph
         self.act_emitter.new_chapter()

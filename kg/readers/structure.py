@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from kg.readers.base import Item, Line, Markers, Meta, Page, markers
-from kg.readers.titles import is_front_matter, mint_slug, name_of, rite_for
+from kg.readers.titles import half_of, is_front_matter, mint_slug, name_of, rite_for
 from kg.text.catalog import Catalog
 from kg.text.document import (
     Chapter,
@@ -364,6 +364,7 @@ class StructureParser:
         self.chapter_title(slug, a, b)
         assert self.chapter is not None
         self.chapter.minted = name
+        self.chapter.part = half_of(title)
         self.chapter.category = self.chapter.category or self.juan_category
 
     def _work_juan(self, norm: str) -> re.Match[str] | None:

@@ -89,8 +89,10 @@ def is_front_matter(text: str) -> bool:
 def name_of(text: str) -> str | None:
     """The name of a rite to mint if ``text`` is shaped like a chapter title, else None.
 
-    >>> name_of("出军礼"), name_of("某侯之告庙礼第二"), name_of("宾答拜如礼")
-    ('出军礼', '某侯告庙礼', None)
+    A half is a part of its rite's chapter, not a rite of its own (``half_of`` gives it).
+
+    >>> name_of("出军礼"), name_of("某侯之告庙礼第二"), name_of("出军礼下"), name_of("宾答拜如礼")
+    ('出军礼', '某侯告庙礼', '出军礼', None)
     """
     shape = title_shape()
     norm = normalize(text).strip()
@@ -106,7 +108,13 @@ def name_of(text: str) -> str | None:
         return None  # 大夫之礼: a phrase, not a title
     if shape.not_in_name & set(core):
         return None
-    return name
+    return core
+
+
+def half_of(text: str) -> str | None:
+    """The half a printed title names (出军礼上 → 上, 诸侯之衅庙礼下第二 → 下), else None."""
+    m = title_shape().half.search(_name(normalize(text).strip()))
+    return m.group(0) if m else None
 
 
 def mint_slug(cat: Catalog, name: str) -> str:

@@ -126,6 +126,11 @@ class AlignedChapter:
         return next((c.minted for _, c in self.readings if c.minted), None)
 
     @property
+    def part(self) -> str | None:
+        """上 / 下: which half of its minted rite this chapter is."""
+        return next((c.part for _, c in self.readings if c.part), None)
+
+    @property
     def title(self) -> str | None:
         return next((c.title for _, c in self.readings if c.title), None)
 
@@ -293,6 +298,11 @@ def _doc_order(d: Document) -> tuple[str, str]:
     return d.path.name, str(d.path)
 
 
+def _chapter_key(c: Chapter) -> object:
+    """A rite's chapter, or one half of it (出军礼上 and 出军礼下 are one rite, two chapters)."""
+    return (c.rite, c.part) if c.part else c.rite
+
+
 def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
     """Chapters merge by rite; a chapter's juan is the number any witness gives it."""
     chapters: dict[object, list[tuple[Document, Chapter]]] = {}
@@ -303,7 +313,7 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
         for ji, j in enumerate(d.juans):
             before = 0.0  # a minted rite stands after the known chapter printed before it
             for ci, c in enumerate(j.chapters):
-                ckey: object = c.rite if c.rite else (d.path.name, ji, ci)
+                ckey: object = _chapter_key(c) if c.rite else (d.path.name, ji, ci)
                 known = catalog.rites.get(c.rite) if c.rite else None
                 before = float(known.order) if known else before
                 rank.setdefault(ckey, before if known else before + 0.5)
@@ -324,7 +334,7 @@ def _juans(docs: Sequence[Document], catalog: Catalog) -> list[AlignedJuan]:
             number = j.number
             if number is None:
                 number = next(
-                    (home[c.rite] for c in j.chapters if c.rite in home),
+                    (home[k] for c in j.chapters if (k := _chapter_key(c)) in home),
                     None,  # type: ignore[index]
                 )
             key: object = number if number is not None else (d.path.name, ji)

@@ -146,6 +146,7 @@ class Chapter:
     title: str | None = None  # as written
     rite: str | None = None  # slug of the rite (lj:slug in ontology/rites.ttl, or minted)
     minted: str | None = None  # the name of a rite the vocabulary lacks, minted from the title
+    part: str | None = None  # 上 / 下: the half of a minted rite's chapter this title prints
     category: str | None = None  # 嘉礼 … as written
     title_span: tuple[int, int] | None = None
     placement: str = "title"  # title | manifest | recognized | unknown
