@@ -245,6 +245,19 @@ def test_kg_plan_draws_the_busiest_section_of_an_unseen_chapter(
     last = [t.text for t in groups[-1].iter(f"{SVG}text")]
     assert "商祝" in last  # he came in (入) with the cloth: drawn where he stands
     assert svg.findall(f".//{SVG}line[@class='plan-move']")
+    # 受贝奠于尸西: the 奠 names no thing; the 贝 in his hand is drawn west of the body
+    scene = section_scene(written_db, busiest["s"])
+    assert "贝" in [m.label for m in scene.steps[-1].things]
+
+
+def test_sections_whose_titles_sound_alike_are_two_sections(written_db) -> None:
+    # 士丧礼's 复 (calling the soul back) and 赴 (the announcement) are both fu in pinyin
+    rows = select(
+        written_db,
+        """SELECT ?s (COUNT(DISTINCT ?title) AS ?n) WHERE { ?s a lj:Section ; lj:title ?title }
+           GROUP BY ?s""",
+    )
+    assert len(rows) >= 7 and all(r["n"] == "1" for r in rows)
 
 
 def test_kg_plan_refuses_a_bad_step_or_section(seeds_store: Path) -> None:

@@ -26,6 +26,7 @@ from kg.text.align import AlignedChapter, AlignedJuan, AlignedSection, Corpus, R
 from kg.text.catalog import Catalog
 from kg.text.document import Document, FileIssue, Seg
 from kg.text.normalize import normalize
+from kg.text.slugs import slugify
 from kg.text.work import ENGLISH_LABEL, load_work
 
 _CLASS = {
@@ -266,7 +267,7 @@ class Emitter:
         seen: dict[str, int] = {}
         keys = _unit_keys(ch)
         for i, sec in enumerate(ch.sections, 1):
-            key = sec.norm_title or ""
+            key = slugify(sec.title) if sec.title else ""  # 复 and 赴 are both fu: count slugs
             seen[key] = seen.get(key, 0) + 1
             yield from self.section(sec, node, i, seen[key], title or "", keys)
 
