@@ -55,6 +55,7 @@ class Act:
     place_iris: dict[str, list[str]] = field(default_factory=dict)
     positions: dict[str, list[Position]] = field(default_factory=dict)  # 尸东, 西阶东: relation →
     sets_down: bool = False  # 设X于Y, 奠X于Y: its things are at its location from then on
+    held: list[str] = field(default_factory=list)  # 取爵…奠于荐东: the things it sets down unnamed
     facing: str | None = None
     repeats: BackReference | None = None  # 如初, 亦如之: the act repeats an earlier one
     condition: str | None = None
@@ -86,12 +87,32 @@ class Act:
     @property
     def set_at(self) -> bool:
         """Does the act put the things it handles at its location (lj:setAt)?"""
-        has_thing = any("/object/" in p for p in self.patient_iris)
+        has_thing = any("/object/" in p for p in self.patient_iris + self.held)
         return (
             self.sets_down
             and has_thing
             and bool(self.places.get("location") or self.positions.get("location"))
         )
+
+
+def _carry_held(text: str, acts: list[Act], preps: frozenset[str]) -> None:
+    """奠于荐东, 设于西阶前 with no thing named set down what the agent last handled in the
+    unit (坐取粱与酱以降…奠于阶西: the 粱 and 酱), unless he has set it down already. What
+    follows a preposition (取爵于篚: the 篚) is where, not what he holds."""
+    holding: dict[tuple[str, ...], list[str]] = {}
+    for act in acts:
+        who = tuple(act.agent_iris)
+        things = []
+        for form, iri in zip(act.patients, act.patient_iris, strict=True):
+            at = text.find(form, act.start, max(act.end, act.verb[1]))
+            if "/object/" in iri and not (at > 0 and text[at - 1] in preps):
+                things.append(iri)
+        if act.sets_down and not things and act.condition is None:
+            act.held = list(holding.get(who, []))
+        if things:
+            holding[who] = [] if act.sets_down else things
+        elif act.sets_down:
+            holding.pop(who, None)
 
 
 SKIP = "skip"  # a preposition whose place is no act's setting
@@ -227,6 +248,7 @@ class ActReader:
             i += 1
         for act in self.acts:
             act.end = max(act.end, act.verb[1])
+        _carry_held(self.text, self.acts, frozenset(self.grammar.preps))
         return self.acts
 
     # -- handlers --------------------------------------------------------------------------

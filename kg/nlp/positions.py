@@ -85,6 +85,7 @@ class PositionRules:
     hands: frozenset[str]
     diagonal_after: frozenset[str]
     set_down: frozenset[str]
+    layers: dict[str, str]
 
 
 @lru_cache(maxsize=1)
@@ -102,6 +103,7 @@ def rules(path: Path | None = None) -> PositionRules:
         hands=n("not_a_position", "hands"),
         diagonal_after=frozenset(f.words("anchor", "diagonal_after")),
         set_down=n("set_down", "verbs"),
+        layers={p[i]: p[1 - i] for p in n("not_a_position", "layers") for i in (0, 1)},
     )
 
 
@@ -112,7 +114,10 @@ def _direction_at(text: str, pos: int, free: list[bool]) -> str | None:
         if not text.startswith(w, pos) or not all(free[pos : pos + len(w)]):
             continue
         after = text[pos + len(w) : pos + len(w) + 1]
-        if any(text.startswith(p, pos) and all(free[pos : pos + len(p)]) for p in rules().pairs):
+        pair = next((p for p in rules().pairs if text.startswith(p, pos)), None)
+        if pair is not None and all(free[pos : pos + len(pair)]):
+            if text[pos + len(pair) : pos + len(pair) + 1] in rules().compass_before:
+                return pair[0]  # 酱东西上: east of the sauce, ranked from the west
             return None  # 左右几, 南北以堂深: both sides, an extent
         if d.axis != "compass" or after not in rules().compass_before:
             return w
@@ -130,6 +135,9 @@ def _anchored(text: str, items: list[Item], k: int, genitive: bool, end: int) ->
     prev = items[k - 1] if k > 0 else None
     if prev is not None and prev.end == it.start and prev.form in rules().after:
         return True  # 于尸东, 由司射西, 适尊东
+    rank = items[k - 2] if k > 1 else None
+    if _ranked(prev, it) and rank is not None and rank.end == prev.start:
+        return rank.form in rules().after  # 加其奉于左皮上: 左皮 is the leftmost hide
     nxt = next((x for x in items[k + 1 :] if x.start >= end), None)
     after_verb = prev is not None and prev.kind == "action" and prev.end == it.start
     return (
@@ -140,6 +148,22 @@ def _anchored(text: str, items: list[Item], k: int, genitive: bool, end: int) ->
         and nxt.start == end
         and nxt.kind in ("facing", "action")
     )  # 筵西南面: a spot by the thing, where the next act is
+
+
+def _ranked(prev: Item | None, it: Item) -> bool:
+    """Is ``prev`` a side word right before ``it`` that picks one of its kind (左皮, 上韇)?"""
+    sides = {d.word for d in directions()}
+    return prev is not None and prev.end == it.start and prev.form in sides
+
+
+def _layered(text: str, items: list[Item], end: int, word: str) -> bool:
+    """下莞上簟: a side word before a thing, answered by its opposite before the next thing,
+    says which layer each is (the lower mat, the upper mat), not a spot."""
+    opposite = rules().layers.get(word)
+    nxt = next((x for x in items if x.start == end), None)
+    if opposite is None or nxt is None or nxt.kind != "object":
+        return False
+    return text.startswith(opposite, nxt.end)
 
 
 def _free(text: str, items: list[Item]) -> list[bool]:
@@ -203,6 +227,8 @@ def _spot_after(text: str, items: list[Item], k: int, free: list[bool]) -> Item 
         pos += 1  # 主人之南: the direction after 之
     word = _direction_at(text, pos, free)
     if word is None or not _anchored(text, items, k, genitive, pos + len(word)):
+        return None
+    if _layered(text, items, pos + len(word), word):
         return None
     end = pos + len(word)
     named = _vocabulary_place(it.form + word)

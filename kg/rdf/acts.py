@@ -117,6 +117,9 @@ class ActEmitter:
                     for agent in agents:
                         yield from self._derive(agent, link, spot, node)
         yield from self._positions(node, act, unit, text)
+        if act.set_at:  # what is at the lj:setAt spot from now on: named, or the thing in hand
+            for thing in dict.fromkeys(p for p in act.patient_iris + act.held if "/object/" in p):
+                yield node, LJ.setsDown, self.minter.vocab(thing), graph
 
     def _positions(self, node: URIRef, act: Act, unit: URIRef, text: str) -> Iterator[Quad]:
         """Each position the act names (尸东, 西阶东) is its own node, ``{act}/{relation}``:

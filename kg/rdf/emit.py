@@ -272,7 +272,7 @@ class Emitter:
         seen: dict[str, int] = {}
         keys = _unit_keys(ch)
         for i, sec in enumerate(ch.sections, 1):
-            key = sec.norm_title or ""
+            key = slugify(sec.title) if sec.title else ""  # 复 and 赴 are both fu: count slugs
             seen[key] = seen.get(key, 0) + 1
             yield from self.section(sec, node, i, seen[key], title or "", keys)
 

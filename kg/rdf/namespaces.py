@@ -124,6 +124,7 @@ class LJ(DefinedNamespace):
     repeats: URIRef  # The act or section an act repeats (如初, 亦如之, 如升射)
     reports: URIRef  # A commentator whose view the opinion reports (敖君善谓 …) without quoti...
     setAt: URIRef  # Where the act sets down the things it handles (设X于Y, 奠X于Y)
+    setsDown: URIRef  # A thing the act sets down at its lj:setAt: an object it names (lj:patie...
     sha256: URIRef  # SHA-256 checksum of a source file's bytes
     slug: URIRef  # The short ASCII name used in IRIs
     source: URIRef  # Where a movement starts from (自X, 由X)

@@ -29,6 +29,7 @@ from kg.rdf.terms import Lit, Quad, en, integer, zh
 from kg.text.catalog import Catalog
 from kg.text.document import FileIssue, Issue
 from kg.text.normalize import normalize
+from kg.text.slugs import slugify
 from kg.text.tradition import (
     Block,
     Pieced,
@@ -308,9 +309,10 @@ class TraditionEmitter:
         seen: dict[str, int] = {}
         for i, sec in enumerate(ch.sections, 1):
             title_key = normalize(section_title(sec) or "")[:_TITLE_CHARS]
-            seen[title_key] = seen.get(title_key, 0) + 1
+            slug = slugify(title_key) if title_key else ""  # 复 and 赴 are both fu: count slugs
+            seen[slug] = seen.get(slug, 0) + 1
             first = keys[id(sec.passages[0])] if sec.passages else str(i)
-            snode = self.minter.section(node, title_key or None, seen[title_key], key=first)
+            snode = self.minter.section(node, title_key or None, seen[slug], key=first)
             yield from self.section(sec, snode, node, i, name, keys)
 
     def section(
