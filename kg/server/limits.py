@@ -3,10 +3,12 @@
 uvicorn closes an idle keep-alive connection (``timeout_keep_alive``), but waits for ever
 for the first request's headers, and for a body, and accepts every connection. Here:
 
-- ``protocol(config)``: uvicorn's h11 protocol with a deadline for the request line and
-  headers (``read_timeout`` from the connection or the previous answer: 408 and close), a cap
-  on open connections (the one over it gets 503 and is closed), and a budget for the bytes
-  of headers not yet complete, over all connections (503 and close past it);
+- ``protocol(config)``: uvicorn's httptools protocol (h11 where httptools is missing) with a
+  deadline for the request line and headers (``read_timeout`` from the connection or the
+  previous answer: 408 and close), a cap on open connections (the one over it gets 503 and
+  is closed), a cap on one request's line and headers (431 and close past ``max_request``
+  and 64 KiB) and a budget for the bytes of headers not yet complete, over all connections
+  (503 and close past it);
 - ``RequestLimits``: the ASGI side, for bodies: 413 past ``max_request`` (414 for a query
   string), 408 when the body is not complete ``read_timeout`` seconds after its headers, and
   503 when the bodies being received, over all requests, would pass their budget.
@@ -24,6 +26,14 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kg.server.config import ServeConfig
 from kg.server.errors import HttpError
+
+try:  # uvicorn's binding of llhttp: a request parsed in C, not in Python (h11)
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # httptools not installed: h11 does the same, slower
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+
+HEADROOM = 64 << 10  # bytes of request line and headers besides a query string of max_request
 
 
 def _raw(status: int, reason: str, text: str) -> bytes:
@@ -62,12 +72,16 @@ def _trim() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-class GuardedProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline, a connection cap and a budget (set by
-    ``protocol``, per server)."""
+class _Guard:
+    """A header deadline, a connection cap, a header cap and a budget (set by ``protocol``,
+    per server) around one of uvicorn's HTTP protocols (the class after this in the bases)."""
 
     limits: ServeConfig  # not `config`: uvicorn's own Config has that name
     budget: _Budget
+    connections: set
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -95,6 +109,8 @@ class GuardedProtocol(H11Protocol):
             if not self.budget.take(len(data)):
                 return self._close(503, "Service Unavailable", "too many requests arriving")
             self._pending += len(data)
+            if self._pending > self.limits.max_request + HEADROOM:
+                return self._close(431, "Request Header Fields Too Large", "request head too large")
         cycle = self.cycle
         super().data_received(data)
         if self.cycle is not cycle:  # the headers were complete: a request has begun
@@ -129,10 +145,23 @@ class GuardedProtocol(H11Protocol):
             self.transport.close()
 
 
-def protocol(config: ServeConfig) -> type[H11Protocol]:
-    """The protocol class for one server: its limits, and one budget for all its connections."""
+class GuardedProtocol(_Guard, H11Protocol):
+    pass
+
+
+GuardedHttpTools = (
+    None if HttpToolsProtocol is None else type("GuardedHttpTools", (_Guard, HttpToolsProtocol), {})
+)
+
+
+def protocol(config: ServeConfig, http: str = "auto") -> type:
+    """The protocol class for one server: its limits, and one budget for all its connections.
+    ``http``: "h11", "httptools", or "auto" (httptools where installed)."""
     budget = _Budget(config.receive_budget)
-    return type("Guarded", (GuardedProtocol,), {"limits": config, "budget": budget})
+    base = GuardedHttpTools if http != "h11" and GuardedHttpTools is not None else GuardedProtocol
+    if http == "httptools" and GuardedHttpTools is None:
+        raise RuntimeError("httptools is not installed")
+    return type("Guarded", (base,), {"limits": config, "budget": budget})
 
 
 class RequestLimits:

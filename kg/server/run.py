@@ -18,7 +18,7 @@ def run_server(config: ServeConfig, host: str, port: int, log_level: str = "info
         host=host,
         port=port,
         log_level=log_level,
-        http=protocol(config),  # h11 with a header deadline, a connection cap, a budget
+        http=protocol(config),  # httptools (or h11) with a header deadline and caps: limits.py
         # room for a GET query string up to the request limit (the app answers 414 above it)
         h11_max_incomplete_event_size=config.max_request + (64 << 10),
         timeout_keep_alive=5,  # an idle connection between requests
