@@ -88,6 +88,7 @@ class _Guard:
         self._deadline: asyncio.TimerHandle | None = None
         self._awaiting = False  # between requests: the next one's headers are due
         self._pending = 0  # bytes received towards headers not yet complete
+        self._line_read = False  # the request line of the headers awaited has ended
         self._refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -109,8 +110,11 @@ class _Guard:
             if not self.budget.take(len(data)):
                 return self._close(503, "Service Unavailable", "too many requests arriving")
             self._pending += len(data)
+            self._line_read = self._line_read or b"\n" in data
             if self._pending > self.limits.max_request + HEADROOM:
-                return self._close(431, "Request Header Fields Too Large", "request head too large")
+                if not self._line_read:  # still in the request line: its URI is too long
+                    return self._close(414, "URI Too Long", "request line too long")
+                return self._close(431, "Request Header Fields Too Large", "headers too large")
         cycle = self.cycle
         super().data_received(data)
         if self.cycle is not cycle:  # the headers were complete: a request has begun
@@ -124,6 +128,7 @@ class _Guard:
     def _await_headers(self) -> None:
         self._release()
         self._awaiting = True
+        self._line_read = False
         self._deadline = self.loop.call_later(self.limits.read_timeout, self._expired)
 
     def _release(self) -> None:
