@@ -228,9 +228,9 @@ class _Body:
     async def receive(self) -> Message:
         if self.complete:  # after the body: only the disconnect is awaited, for as long as it takes
             return await self._receive()
-        left = self.deadline - asyncio.get_running_loop().time()
-        try:
-            message = await asyncio.wait_for(self._receive(), max(left, 0.001))
+        try:  # a deadline on the await itself: wait_for would start a task per message
+            async with asyncio.timeout_at(self.deadline):
+                message = await self._receive()
         except TimeoutError:
             raise _Cut(408, "the request body did not arrive in time") from None
         if message["type"] == "http.request":
