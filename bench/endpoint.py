@@ -238,8 +238,8 @@ def probe(args: argparse.Namespace, store: Path, qs: dict[str, str], logs: Path)
     if any(first[q] != c[q] for c in others for q in qs):
         raise SystemExit(f"the servers disagree on result rows:\n{counts}")
     if slow:
-        print(f"left out (no complete answer within {args.budget:g} s): "
-              + ", ".join(f"{q} ({ {n: c[q] for n, c in counts.items()} })" for q in slow))  # fmt: skip
+        seen = {q: {n: c[q] for n, c in counts.items()} for q in slow}
+        print(f"left out (no complete answer within {args.budget:g} s): {seen}")
     return {q: n for q, n in first.items() if n is not None}
 
 
@@ -297,7 +297,7 @@ def main() -> None:
     ap.add_argument("--passes", type=int, default=3, help="loads per engine, alternating")
     ap.add_argument("--mix", choices=["light", "queries", "both"], default="both")
     ap.add_argument("--kg", type=_named_root, action="append", default=[],
-                    help="NAME=DIR: also measure kg serve from the checkout DIR (a baseline)")  # fmt: skip
+                    help="NAME=DIR: also measure kg serve from checkout DIR")  # fmt: skip
     ap.add_argument("--workers", type=int, default=None, help="kg serve --workers")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per server query")
     ap.add_argument("--rdflib-budget", type=float, default=60.0, help="seconds per query")
