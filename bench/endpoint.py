@@ -1,13 +1,17 @@
-"""Benchmark: the queries/ set over HTTP with concurrent clients against `kg serve` and
-`oxigraph serve-read-only` on the same store, and through rdflib's own SPARQL engine on
-the same data. Not a test: it prints a table of throughput and p50/p95 latency.
+"""Benchmark: `kg serve` against `oxigraph serve-read-only` on the same store, over HTTP with
+concurrent clients, for two mixes: the light mix (bench/light/*.rq: short queries, where the
+server's own cost per request shows) and the queries/ set; then the queries/ set through
+rdflib's own SPARQL engine on the same data. Not a test: it prints, per mix, throughput and
+p50/p95 latency per engine and the ratio to Oxigraph, with the load average around each mix.
 
-    .venv/bin/python bench/endpoint.py [--store DIR] [--clients 8] [--rounds 3]
+    .venv/bin/python bench/endpoint.py [--store DIR] [--mix both] [--kg base=../main]
 
-Both servers answer the same text (the usual prefixes declared in it, default parameters
-bound) over the union of the named graphs, and must agree on the number of result rows.
-The servers are measured one after the other, twice each, alternating, in one run.
-rdflib runs each query once (single client) in a forked process with a time budget.
+Every server answers the same text (the usual prefixes declared in it, default parameters
+bound) over the union of the named graphs, and all must agree on the number of result rows.
+The servers are measured one after the other, ``--passes`` times each, alternating (the
+order rotated each pass), in one run; ``--kg NAME=DIR`` adds `kg serve` from another checkout
+(the code before a change) to the same alternation. rdflib runs each query once (single
+client) in a forked process with a time budget.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from kg.store import dump_to, open_store, store_base  # noqa: E402
 from kg.text.normalize import normalize  # noqa: E402
 
 JSON = "application/sparql-results+json"
+OXIGRAPH = "oxigraph serve-read-only"
+LIGHT = Path(__file__).resolve().parent / "light"
 LOAD_TIMEOUT = 600.0
 
 
@@ -63,9 +69,11 @@ def queries(store: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def server(cmd: list[str], url: str, log: Path) -> Iterator[str]:
+def server(cmd: list[str], url: str, log: Path, env: dict[str, str]) -> Iterator[str]:
     with open(log, "w") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
+        )
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -180,11 +188,116 @@ def rdflib_run(store: Path, qs: dict[str, str], budget: float) -> dict[str, tupl
     return out
 
 
+def light_queries(store: Path) -> dict[str, str]:
+    """The light mix (bench/light/*.rq): short queries where the server's own cost shows."""
+    db = open_store(store)
+    prologue = "".join(
+        f"PREFIX {k}: <{v}>\n" for k, v in {**PREFIXES, **data_prefixes(store_base(db))}.items()
+    )
+    return {p.stem: prologue + p.read_text(encoding="utf-8") for p in sorted(LIGHT.glob("*.rq"))}
+
+
+def loadavg() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def engines(
+    args: argparse.Namespace, store: Path, timeout: float
+) -> dict[str, tuple[list[str], str, dict[str, str]]]:
+    """name → (command, query URL, environment): each kg serve checkout and the Oxigraph server."""
+    bindir = Path(sys.executable).parent
+    out = {}
+    for name, root in [("kg serve", ROOT), *args.kg]:
+        port = free_port()
+        cmd = [sys.executable, "-m", "kg.cli", "serve", "--store", str(store),
+               "--port", str(port), "--timeout", f"{timeout:g}", "--limit", "10000000",
+               "--log-level", "warning"]  # fmt: skip
+        if args.workers:
+            cmd += ["--workers", str(args.workers)]
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        out[name] = (cmd, f"http://127.0.0.1:{port}/sparql", env)
+    port = free_port()
+    ox_cmd = [str(bindir / "oxigraph"), "serve-read-only", "--location", str(store),
+              "--bind", f"127.0.0.1:{port}", "--union-default-graph",
+              "--timeout-s", f"{timeout:g}"]  # fmt: skip
+    out[OXIGRAPH] = (ox_cmd, f"http://127.0.0.1:{port}/query", dict(os.environ))
+    return out
+
+
+def probe(args: argparse.Namespace, store: Path, qs: dict[str, str], logs: Path) -> dict:
+    """Every query once on every server (with a time budget): the rows each must answer."""
+    counts: dict[str, dict[str, int | None]] = {}
+    with contextlib.ExitStack() as stack:
+        for name, (cmd, url, env) in engines(args, store, args.budget).items():
+            stack.enter_context(server(cmd, url, logs / f"probe-{_slug(name)}.log", env))
+            counts[name] = {q: rows(url, text, args.budget) for q, text in qs.items()}
+    first, *others = counts.values()
+    slow = sorted(q for q in qs if any(c[q] is None for c in counts.values()))
+    for q in slow:  # too slow for a load test on some server: reported, not loaded
+        del qs[q]
+    if any(first[q] != c[q] for c in others for q in qs):
+        raise SystemExit(f"the servers disagree on result rows:\n{counts}")
+    if slow:
+        seen = {q: {n: c[q] for n, c in counts.items()} for q in slow}
+        print(f"left out (no complete answer within {args.budget:g} s): {seen}")
+    return {q: n for q, n in first.items() if n is not None}
+
+
+def measure(
+    args: argparse.Namespace, store: Path, qs: dict[str, str], rounds: int, logs: Path, mix: str
+) -> tuple[dict[str, dict], dict[str, int]]:
+    expected = probe(args, store, qs, logs)
+    results: dict[str, dict] = {}
+    print(f"{mix}: {len(qs)} queries, {args.clients} clients × {rounds} rounds, "
+          f"{args.passes} passes per engine; load average before {loadavg()}")  # fmt: skip
+    with contextlib.ExitStack() as stack:  # load: fresh servers, no time limit in the way
+        urls = {
+            name: stack.enter_context(server(cmd, url, logs / f"{mix}-{_slug(name)}.log", env))
+            for name, (cmd, url, env) in engines(args, store, LOAD_TIMEOUT).items()
+        }
+        for name in urls:
+            results[name] = {"time": 0.0, "lat": [], "per": {}, "fail": []}
+        for i in range(args.passes):  # alternate, order rotated, to spread drift over all
+            names = list(urls)
+            for name in names[i % len(names) :] + names[: i % len(names)]:
+                t, lat, per, fail = load(urls[name], qs, expected, args.clients, rounds)
+                r = results[name]
+                r["time"] += t
+                r["lat"] += lat
+                r["fail"] += fail
+                for q, v in per.items():
+                    r["per"].setdefault(q, []).extend(v)
+    print(f"{mix}: load average after {loadavg()}")
+    for name, r in results.items():
+        if r["fail"]:
+            print(f"{name}: {len(r['fail'])} incomplete answers, e.g. {r['fail'][:3]}")
+    return results, expected
+
+
+def table(results: dict[str, dict], clients: int, mix: str) -> float:
+    print()
+    print(f"{mix} mix:")
+    print("| engine | clients | answers | throughput (q/s) | p50 (ms) | p95 (ms) | vs Oxigraph |")
+    print("|---|---|---|---|---|---|---|")
+    peer = results[OXIGRAPH]
+    ox = len(peer["lat"]) / peer["time"]
+    for name, r in results.items():
+        tput = len(r["lat"]) / r["time"]
+        print(f"| {name} | {clients} | {len(r['lat'])} | {tput:.1f} | "
+              f"{pct(r['lat'], 50):.1f} | {pct(r['lat'], 95):.1f} | {tput / ox:.2f} |")  # fmt: skip
+    return ox
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--store", type=Path, default=None)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--rounds", type=int, default=3, help="query-set passes per client")
+    ap.add_argument("--rounds", type=int, default=2, help="queries/ set passes per client")
+    ap.add_argument("--light-rounds", type=int, default=100, help="light mix passes per client")
+    ap.add_argument("--passes", type=int, default=3, help="loads per engine, alternating")
+    ap.add_argument("--mix", choices=["light", "queries", "both"], default="both")
+    ap.add_argument("--kg", type=_named_root, action="append", default=[],
+                    help="NAME=DIR: also measure kg serve from checkout DIR")  # fmt: skip
     ap.add_argument("--workers", type=int, default=None, help="kg serve --workers")
     ap.add_argument("--budget", type=float, default=30.0, help="seconds per server query")
     ap.add_argument("--rdflib-budget", type=float, default=60.0, help="seconds per query")
@@ -193,94 +306,23 @@ def main() -> None:
     store = (args.store or default_store()).resolve()
     if not store.exists():
         raise SystemExit(f"{store}: no store; run `kg build` first (or pass --store)")
-    qs = queries(store)
-    bindir = Path(sys.executable).parent
     logs = Path(tempfile.mkdtemp(prefix="kg-bench-"))
-
-    def engines(timeout: float) -> dict[str, tuple[list[str], str]]:
-        kg_port, ox_port = free_port(), free_port()
-        kg_cmd = [sys.executable, "-m", "kg.cli", "serve", "--store", str(store),
-                  "--port", str(kg_port), "--timeout", f"{timeout:g}", "--limit", "10000000",
-                  "--log-level", "warning"]  # fmt: skip
-        if args.workers:
-            kg_cmd += ["--workers", str(args.workers)]
-        ox_cmd = [str(bindir / "oxigraph"), "serve-read-only", "--location", str(store),
-                  "--bind", f"127.0.0.1:{ox_port}", "--union-default-graph",
-                  "--timeout-s", f"{timeout:g}"]  # fmt: skip
-        return {
-            "kg serve": (kg_cmd, f"http://127.0.0.1:{kg_port}/sparql"),
-            "oxigraph serve-read-only": (ox_cmd, f"http://127.0.0.1:{ox_port}/query"),
-        }
-
-    print(f"store {store}; {len(qs)} queries; {args.clients} clients × {args.rounds} rounds; "
-          f"{os.cpu_count()} CPUs")  # fmt: skip
-    counts: dict[str, dict[str, int | None]] = {}
-    with contextlib.ExitStack() as stack:  # probe: every query once, with a time budget
-        for name, (cmd, url) in engines(args.budget).items():
-            stack.enter_context(server(cmd, url, logs / f"probe-{name.split()[0]}.log"))
-            counts[name] = {q: rows(url, text, args.budget) for q, text in qs.items()}
-    a, b = counts.values()
-    slow = sorted(q for q in qs if a[q] is None or b[q] is None)
-    for q in slow:  # too slow for a load test on either server: reported, not loaded
-        del qs[q]
-    if any(a[q] != b[q] for q in qs):
-        raise SystemExit(f"the servers disagree on result rows:\n{a}\n{b}")
-    if slow:
-        print(f"left out (no complete answer within {args.budget:g} s): "
-              + ", ".join(f"{q} (kg {a[q]}, oxigraph {b[q]})" for q in slow))  # fmt: skip
-    expected = {q: n for q, n in a.items() if n is not None}
-
-    results: dict[str, dict] = {}
-    with contextlib.ExitStack() as stack:  # load: fresh servers, no time limit in the way
-        urls = {
-            name: stack.enter_context(server(cmd, url, logs / f"load-{name.split()[0]}.log"))
-            for name, (cmd, url) in engines(LOAD_TIMEOUT).items()
-        }
-        for name in urls:
-            results[name] = {"time": 0.0, "lat": [], "per": {}, "fail": []}
-        for _ in range(2):  # alternate to spread any drift over both
-            for name, url in urls.items():
-                t, lat, per, fail = load(url, qs, expected, args.clients, args.rounds)
-                r = results[name]
-                r["time"] += t
-                r["lat"] += lat
-                r["fail"] += fail
-                for q, v in per.items():
-                    r["per"].setdefault(q, []).extend(v)
-    for name, r in results.items():
-        if r["fail"]:
-            print(f"{name}: {len(r['fail'])} incomplete answers, e.g. {r['fail'][:3]}")
-
+    print(f"store {store}; {os.cpu_count()} CPUs; load average {loadavg()}")
+    if args.mix in ("light", "both"):
+        results, _ = measure(args, store, light_queries(store), args.light_rounds, logs, "light")
+        table(results, args.clients, "light")
+    if args.mix == "light":
+        return
+    qs = queries(store)
+    results, expected = measure(args, store, qs, args.rounds, logs, "queries")
+    ox = table(results, args.clients, "queries/")
+    rdf = rdflib_table(args, store, qs, ox)
     print()
-    print("| engine | clients | answers | throughput (q/s) | p50 (ms) | p95 (ms) | vs Oxigraph |")
-    print("|---|---|---|---|---|---|---|")
-    peer = results["oxigraph serve-read-only"]
-    ox = len(peer["lat"]) / peer["time"]
-    for name, r in results.items():
-        tput = len(r["lat"]) / r["time"]
-        print(f"| {name} | {args.clients} | {len(r['lat'])} | {tput:.1f} | "
-              f"{pct(r['lat'], 50):.1f} | {pct(r['lat'], 95):.1f} | {tput / ox:.2f} |")  # fmt: skip
-    rdf = None
-    if not args.no_rdflib:
-        rdf = rdflib_run(store, qs, args.rdflib_budget)
-        spent = sum(t for _, t in rdf.values())
-        done = [t for n, t in rdf.values() if isinstance(n, int)]
-        lat = [t for _, t in rdf.values()]
-        late = len(rdf) - len(done)
-        tput = len(rdf) / spent
-        bound = "≤ " if late else ""
-        print(f"| rdflib {_version()} (in-process, no HTTP) | 1 | {len(rdf)} | {bound}{tput:.3f} | "
-              f"{pct(lat, 50):.0f} | {bound.replace('≤', '≥')}{pct(lat, 95):.0f} | "
-              f"{bound}{tput / ox:.4f} |")  # fmt: skip
-        if late:
-            print(f"  ({late} rdflib queries did not finish within {args.rdflib_budget:g} s "
-                  "or failed; counted at the time they took)")  # fmt: skip
-    print()
-    print("| query | rows | kg serve p50 (ms) | oxigraph p50 (ms) | rdflib (ms) |")
-    print("|---|---|---|---|---|")
+    names = list(results)
+    print("| query | rows | " + " | ".join(f"{n} p50 (ms)" for n in names) + " | rdflib (ms) |")
+    print("|---|---|" + "---|" * len(names) + "---|")
     for q in qs:
-        kgp = _median(results["kg serve"]["per"][q])
-        oxp = _median(results["oxigraph serve-read-only"]["per"][q])
+        cells = " | ".join(f"{_median(results[n]['per'][q]):.1f}" for n in names)
         rl = ""
         if rdf is not None:
             n, t = rdf[q]
@@ -289,7 +331,39 @@ def main() -> None:
                 rl += " (failed)"
             elif n is not None and n != expected[q]:
                 rl += f" ({n} rows!)"
-        print(f"| {q} | {counts['kg serve'][q]} | {kgp:.1f} | {oxp:.1f} | {rl} |")
+        print(f"| {q} | {expected[q]} | {cells} | {rl} |")
+
+
+def rdflib_table(
+    args: argparse.Namespace, store: Path, qs: dict[str, str], ox: float
+) -> dict[str, tuple] | None:
+    if args.no_rdflib:
+        return None
+    rdf = rdflib_run(store, qs, args.rdflib_budget)
+    spent = sum(t for _, t in rdf.values())
+    done = [t for n, t in rdf.values() if isinstance(n, int)]
+    lat = [t for _, t in rdf.values()]
+    late = len(rdf) - len(done)
+    tput = len(rdf) / spent
+    bound = "≤ " if late else ""
+    print(f"| rdflib {_version()} (in-process, no HTTP) | 1 | {len(rdf)} | {bound}{tput:.3f} | "
+          f"{pct(lat, 50):.0f} | {bound.replace('≤', '≥')}{pct(lat, 95):.0f} | "
+          f"{bound}{tput / ox:.4f} |")  # fmt: skip
+    if late:
+        print(f"  ({late} rdflib queries did not finish within {args.rdflib_budget:g} s "
+              "or failed; counted at the time they took)")  # fmt: skip
+    return rdf
+
+
+def _named_root(value: str) -> tuple[str, Path]:
+    name, sep, root = value.partition("=")
+    if not sep or not Path(root).is_dir():
+        raise argparse.ArgumentTypeError(f"{value!r}: NAME=DIR of a kg checkout")
+    return f"kg serve ({name})", Path(root).resolve()
+
+
+def _slug(name: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in name).strip("-")
 
 
 def _median(values: list[float]) -> float:

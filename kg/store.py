@@ -193,19 +193,38 @@ def _swap(target: Path, fresh: Path, builds: Path) -> None:
 # -- reading ----------------------------------------------------------------------------------
 
 
+# the store open_store opened last, and its base IRI once read: a read-only store never
+# changes, and the server's workers ask for the base on every query (one slot: a worker
+# serves one build at a time, and the slot must not keep an old build open)
+_READ_ONLY: dict[int, tuple[ox.Store, str | None]] = {}
+
+
 def open_store(path: Path) -> ox.Store:
     """The finished store at ``path``, read-only (a build may be writing its successor)."""
     path = Path(path)
     if not path.exists():
         raise StoreError(f"{path}: no store here; run `kg build` first (or pass --store)")
+    _READ_ONLY.clear()
     try:
-        return ox.Store.read_only(str(path.resolve()))
+        store = ox.Store.read_only(str(path.resolve()))
     except OSError as e:
         raise StoreError(f"{path}: cannot open the store: {e}") from None
+    _READ_ONLY[id(store)] = (store, None)
+    return store
 
 
 def store_base(store: ox.Store) -> str:
     """The base IRI the store was built with (read off the work's IRI)."""
+    known = _READ_ONLY.get(id(store))
+    if known is not None and known[0] is store and known[1] is not None:
+        return known[1]
+    base = _read_base(store)
+    if known is not None and known[0] is store:
+        _READ_ONLY[id(store)] = (store, base)
+    return base
+
+
+def _read_base(store: ox.Store) -> str:
     q = f"SELECT ?w WHERE {{ ?w a <{LJ.Work}> }} LIMIT 1"
     for r in store.query(q, use_default_graph_as_union=True):
         iri = r["w"].value
@@ -417,16 +436,46 @@ def serialize_capped(
         raise QueryFailed(f"query failed: {_one_line(str(e))}") from None
 
 
+class _Enough(Exception):
+    """Raised by _CountingWriter to stop Oxigraph's serializer past the cap."""
+
+
+class _CountingWriter:
+    """A binary sink for Oxigraph's TSV serializer that stops it once ``cap`` rows (lines
+    after the header) have been written: the rows past the cap are never evaluated."""
+
+    def __init__(self, cap: int | None) -> None:
+        self.cap = cap
+        self.chunks: list[bytes] = []
+        self.lines = 0
+
+    def write(self, data: bytes) -> int:
+        self.chunks.append(bytes(data))
+        self.lines += data.count(b"\n")
+        if self.cap is not None and self.lines > self.cap + 1:
+            raise _Enough
+        return len(data)
+
+    def flush(self) -> None:
+        pass
+
+
 def _capped_solutions(results: ox.QuerySolutions, fmt: str, cap: int | None) -> tuple[bytes, bool]:
-    names = [v.value for v in results.variables]
-    lines = ["\t".join(f"?{n}" for n in names)]
-    cut = False
-    for i, sol in enumerate(results):
-        if cap is not None and i >= cap:
-            cut = True
-            break
-        lines.append("\t".join("" if (t := sol[n]) is None else str(t) for n in names))
-    tsv = ("\n".join(lines) + "\n").encode()
+    """Oxigraph writes the rows as TSV (one line per solution, terms in N-Triples syntax,
+    lossless) into a sink that counts them; the text cut at the cap is re-read into the
+    target format, in Rust all through (no Python object per term)."""
+    out = _CountingWriter(cap)
+    try:
+        results.serialize(out, format=ox.QueryResultsFormat.TSV)  # type: ignore[arg-type]
+    except (_Enough, OSError) as e:  # pyoxigraph hands the sink's exception on as OSError
+        if out.cap is None or out.lines <= out.cap + 1:
+            raise QueryFailed(f"query failed: {_one_line(str(e))}") from None
+    tsv = b"".join(out.chunks)
+    cut = cap is not None and out.lines > cap + 1
+    if cut:
+        tsv = b"\n".join(tsv.split(b"\n", cap + 1)[: cap + 1]) + b"\n"
+    if fmt == "tsv" and not cut:
+        return tsv, False
     parsed = ox.parse_query_results(tsv, format=ox.QueryResultsFormat.TSV)
     return parsed.serialize(format=OX_RESULTS[fmt]) or b"", cut  # type: ignore[union-attr]
 

@@ -36,6 +36,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from dataclasses import dataclass
 
@@ -72,7 +73,23 @@ def is_service(token: Token) -> bool:
     return token.kind in ("word", "prefix") and token.live and "service" in token.text.casefold()
 
 
+# a client (a page, a dashboard) sends the same texts again and again, and lexing them twice
+# in Python costs more than Oxigraph takes to answer a light query: remember the last few
+_CACHED_TEXT = 16 << 10  # longer texts are read every time (the cache stays small)
+
+
 def inspect_query(sparql: str) -> Inspection:
+    if len(sparql) <= _CACHED_TEXT:
+        return _remembered(sparql)
+    return _inspect(sparql)
+
+
+@functools.lru_cache(maxsize=256)
+def _remembered(sparql: str) -> Inspection:
+    return _inspect(sparql)
+
+
+def _inspect(sparql: str) -> Inspection:
     try:
         words = [t for t in tokens(sparql) if t.kind in ("word", "prefix", "iri")]
         service = any(is_service(t) for t in readings(sparql))

@@ -27,8 +27,11 @@ class ClientLanes:
         lane = self._lanes.setdefault(client, asyncio.Semaphore(self.share))
         self._users[client] = self._users.get(client, 0) + 1
         try:
-            try:
-                await asyncio.wait_for(lane.acquire(), timeout)
+            try:  # a free lane is taken at once, without a task to wait on it
+                if lane.locked():
+                    await asyncio.wait_for(lane.acquire(), timeout)
+                else:
+                    await lane.acquire()
             except TimeoutError:
                 raise HttpError(
                     503, f"this client already runs {self.share} queries; try again shortly"

@@ -3,10 +3,12 @@
 uvicorn closes an idle keep-alive connection (``timeout_keep_alive``), but waits for ever
 for the first request's headers, and for a body, and accepts every connection. Here:
 
-- ``protocol(config)``: uvicorn's h11 protocol with a deadline for the request line and
-  headers (``read_timeout`` from the connection or the previous answer: 408 and close), a cap
-  on open connections (the one over it gets 503 and is closed), and a budget for the bytes
-  of headers not yet complete, over all connections (503 and close past it);
+- ``protocol(config)``: uvicorn's httptools protocol (h11 where httptools is missing) with a
+  deadline for the request line and headers (``read_timeout`` from the connection or the
+  previous answer: 408 and close), a cap on open connections (the one over it gets 503 and
+  is closed), a cap on one request's line and headers (431 and close past ``max_request``
+  and 64 KiB) and a budget for the bytes of headers not yet complete, over all connections
+  (503 and close past it);
 - ``RequestLimits``: the ASGI side, for bodies: 413 past ``max_request`` (414 for a query
   string), 408 when the body is not complete ``read_timeout`` seconds after its headers, and
   503 when the bodies being received, over all requests, would pass their budget.
@@ -24,6 +26,14 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from kg.server.config import ServeConfig
 from kg.server.errors import HttpError
+
+try:  # uvicorn's binding of llhttp: a request parsed in C, not in Python (h11)
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+except ImportError:  # httptools not installed: h11 does the same, slower
+    HttpToolsProtocol = None  # type: ignore[assignment,misc]
+
+
+HEADROOM = 64 << 10  # bytes of request line and headers besides a query string of max_request
 
 
 def _raw(status: int, reason: str, text: str) -> bytes:
@@ -62,18 +72,23 @@ def _trim() -> None:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
-class GuardedProtocol(H11Protocol):
-    """uvicorn's h11 protocol with a header deadline, a connection cap and a budget (set by
-    ``protocol``, per server)."""
+class _Guard:
+    """A header deadline, a connection cap, a header cap and a budget (set by ``protocol``,
+    per server) around one of uvicorn's HTTP protocols (the class after this in the bases)."""
 
     limits: ServeConfig  # not `config`: uvicorn's own Config has that name
     budget: _Budget
+    connections: set
+    cycle: Any
+    loop: asyncio.AbstractEventLoop
+    transport: asyncio.Transport
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._awaiting = False  # between requests: the next one's headers are due
         self._pending = 0  # bytes received towards headers not yet complete
+        self._line_read = False  # the request line of the headers awaited has ended
         self._refused = False
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -95,6 +110,11 @@ class GuardedProtocol(H11Protocol):
             if not self.budget.take(len(data)):
                 return self._close(503, "Service Unavailable", "too many requests arriving")
             self._pending += len(data)
+            self._line_read = self._line_read or b"\n" in data
+            if self._pending > self.limits.max_request + HEADROOM:
+                if not self._line_read:  # still in the request line: its URI is too long
+                    return self._close(414, "URI Too Long", "request line too long")
+                return self._close(431, "Request Header Fields Too Large", "headers too large")
         cycle = self.cycle
         super().data_received(data)
         if self.cycle is not cycle:  # the headers were complete: a request has begun
@@ -108,6 +128,7 @@ class GuardedProtocol(H11Protocol):
     def _await_headers(self) -> None:
         self._release()
         self._awaiting = True
+        self._line_read = False
         self._deadline = self.loop.call_later(self.limits.read_timeout, self._expired)
 
     def _release(self) -> None:
@@ -129,10 +150,23 @@ class GuardedProtocol(H11Protocol):
             self.transport.close()
 
 
-def protocol(config: ServeConfig) -> type[H11Protocol]:
-    """The protocol class for one server: its limits, and one budget for all its connections."""
+class GuardedProtocol(_Guard, H11Protocol):
+    pass
+
+
+GuardedHttpTools = (
+    None if HttpToolsProtocol is None else type("GuardedHttpTools", (_Guard, HttpToolsProtocol), {})
+)
+
+
+def protocol(config: ServeConfig, http: str = "auto") -> type:
+    """The protocol class for one server: its limits, and one budget for all its connections.
+    ``http``: "h11", "httptools", or "auto" (httptools where installed)."""
     budget = _Budget(config.receive_budget)
-    return type("Guarded", (GuardedProtocol,), {"limits": config, "budget": budget})
+    base = GuardedHttpTools if http != "h11" and GuardedHttpTools is not None else GuardedProtocol
+    if http == "httptools" and GuardedHttpTools is None:
+        raise RuntimeError("httptools is not installed")
+    return type("Guarded", (base,), {"limits": config, "budget": budget})
 
 
 class RequestLimits:
@@ -194,9 +228,9 @@ class _Body:
     async def receive(self) -> Message:
         if self.complete:  # after the body: only the disconnect is awaited, for as long as it takes
             return await self._receive()
-        left = self.deadline - asyncio.get_running_loop().time()
-        try:
-            message = await asyncio.wait_for(self._receive(), max(left, 0.001))
+        try:  # a deadline on the await itself: wait_for would start a task per message
+            async with asyncio.timeout_at(self.deadline):
+                message = await self._receive()
         except TimeoutError:
             raise _Cut(408, "the request body did not arrive in time") from None
         if message["type"] == "http.request":

@@ -87,10 +87,13 @@ class WorkerPool:
         deadline = asyncio.get_running_loop().time() + timeout
         while True:
             left = deadline - asyncio.get_running_loop().time()
-            try:
-                w = await asyncio.wait_for(self._idle.get(), max(left, 0.001))
-            except TimeoutError:
-                raise HttpError(503, "all query workers are busy; try again shortly") from None
+            try:  # an idle worker at hand is taken without a task to wait on the queue
+                w = self._idle.get_nowait()
+            except asyncio.QueueEmpty:
+                try:
+                    w = await asyncio.wait_for(self._idle.get(), max(left, 0.001))
+                except TimeoutError:
+                    raise HttpError(503, "all query workers are busy; try again shortly") from None
             if w.proc.is_alive():
                 return w
             self._replace(w)

@@ -18,7 +18,10 @@ def run_server(config: ServeConfig, host: str, port: int, log_level: str = "info
         host=host,
         port=port,
         log_level=log_level,
-        http=protocol(config),  # h11 with a header deadline, a connection cap, a budget
+        # not uvloop even where installed: it makes the workers' pipes non-blocking, and a
+        # large answer then fails half-read in the pool (pool.py reads them when readable)
+        loop="asyncio",
+        http=protocol(config),  # httptools (or h11) with a header deadline and caps: limits.py
         # room for a GET query string up to the request limit (the app answers 414 above it)
         h11_max_incomplete_event_size=config.max_request + (64 << 10),
         timeout_keep_alive=5,  # an idle connection between requests

@@ -77,7 +77,7 @@ async def endpoint(request: Request) -> Response:
                 "named_graphs": req.named_graphs,
                 "result_format": req.result_format,
                 "graph_format": req.graph_format,
-                "base_iri": str(request.url_for("sparql")),
+                "base_iri": _endpoint_iri(request),
                 "cap": cap,
             },
             request=request,
@@ -88,6 +88,27 @@ async def endpoint(request: Request) -> Response:
     if out["truncated"]:
         headers["X-SPARQL-MaxRows"] = str(cap)
     return Response(out["body"], headers=headers, media_type=CONTENT_TYPES[out["format"]])
+
+
+_IRIS: dict[tuple, str] = {}  # the endpoint's IRI per (scheme, Host, root path) seen
+
+
+def _endpoint_iri(request: Request) -> str:
+    """The endpoint's own IRI (the base of a query's relative IRIs) as the client named it;
+    building it through url_for costs more than a light query's hand-over to a worker."""
+    scope = request.scope
+    key = (
+        scope.get("scheme"),
+        request.headers.get("host"),
+        scope.get("root_path"),
+        scope.get("server"),
+    )
+    iri = _IRIS.get(key)
+    if iri is None:
+        if len(_IRIS) >= 64:  # the Host header is the client's to vary: stay small
+            _IRIS.clear()
+        iri = _IRIS[key] = str(request.url_for("sparql"))
+    return iri
 
 
 def _wants_page(request: Request) -> bool:
