@@ -24,6 +24,7 @@ import os
 import platform
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -63,9 +64,13 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     return wall, usage.ru_maxrss / 1024, out
 
 
-def kg_build(corpus: Path, store: Path, env: dict[str, str], jobs: int = 1) -> Run:
-    cmd = [str(BIN / "kg"), "build", "-q", "-v", "--source", str(corpus), "--store", str(store)]
-    wall, peak, out = run([*cmd, "--jobs", str(jobs)], env)
+def kg_build(
+    corpus: Path, store: Path, env: dict[str, str], jobs: int = 1, code: Path = ROOT
+) -> Run:
+    """One `kg build` of ``code``'s checkout (this one, or ``--baseline``)."""
+    cmd = [sys.executable, "-m", "kg.cli", "build", "-q", "-v", "--source", str(corpus)]
+    env = {**env, "PYTHONPATH": str(code)}
+    wall, peak, out = run([*cmd, "--store", str(store), "--jobs", str(jobs)], env)
     triples = int(re.search(r"triples ([\d,]+)", out).group(1).replace(",", ""))  # type: ignore[union-attr]
     spent = re.search(r"seconds: (.*)", out)
     phases = {}
@@ -139,10 +144,17 @@ def main() -> None:
     ap.add_argument("--jobs-at", type=int, nargs="*", default=[10])
     ap.add_argument("--profile-at", type=int, nargs="*", default=[])
     ap.add_argument("--work", type=Path, default=None, help="scratch folder (default: a temp)")
+    ap.add_argument("--runs", type=int, default=1, help="builds per size (the median counts)")
+    ap.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="another checkout (e.g. `git archive main | tar -x -C DIR`) built beside this one",
+    )
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="kg-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    print(f"# {datetime.date.today()} · {machine()}")
+    print(f"# {datetime.date.today()} · {machine()} · load average {os.getloadavg()[0]:.1f}")
     print(
         "| size | characters | triples | build (s) | s per 10k chars | peak MB "
         "| tokenize (s) | oxigraph load (s) | load peak MB | build ÷ (tokenize + load) |"
@@ -158,16 +170,36 @@ def main() -> None:
             env["KG_HOME"] = str(home)
         store = work / f"store-x{n}"
         size = chars(corpus)
-        b = kg_build(corpus, store, env)
-        tok = tokenize_seconds(corpus)
-        load, load_mb = oxigraph_load(store, work, env)
-        print(
-            f"| ×{n} | {size:,} | {b.triples:,} | {b.seconds:.1f} | "
-            f"{b.seconds / size * 10_000:.3f} | {b.peak_mb:.0f} | {tok:.2f} | {load:.1f} | "
-            f"{load_mb:.0f} | "
-            f"{b.seconds / (tok + load):.1f} |",
-            flush=True,
-        )
+        ours, theirs, toks, loads = [], [], [], []
+        for _ in range(args.runs):  # alternating, so a shared machine's load falls on all alike
+            ours.append(kg_build(corpus, store, env))
+            if args.baseline:
+                theirs.append(kg_build(corpus, work / f"store-x{n}-base", env, code=args.baseline))
+            toks.append(tokenize_seconds(corpus))
+            loads.append(oxigraph_load(store, work, env))
+        tok = statistics.median(toks)
+        load = statistics.median(secs for secs, _ in loads)
+        load_mb = max(mb for _, mb in loads)
+        b = _median_run(ours)
+        for name, r in (("", b), (" baseline", _median_run(theirs) if theirs else None)):
+            if r is None:
+                continue
+            print(
+                f"| ×{n}{name} | {size:,} | {r.triples:,} | {r.seconds:.1f} | "
+                f"{r.seconds / size * 10_000:.3f} | {r.peak_mb:.0f} | {tok:.2f} | {load:.1f} | "
+                f"{load_mb:.0f} | {r.seconds / (tok + load):.2f} |",
+                flush=True,
+            )
+        if theirs:
+            pairs = list(zip(ours, theirs, strict=True))
+            each = " / ".join(f"{o.seconds:.1f}:{t.seconds:.1f}" for o, t in pairs)
+            same = all(o.triples == t.triples for o, t in pairs)
+            print(
+                f"  ×{n}: this ÷ baseline {b.seconds / _median_run(theirs).seconds:.2f} "
+                f"(runs this:baseline {each}; same triples: {'yes' if same else 'NO'}; "
+                f"load average {os.getloadavg()[0]:.1f})",
+                flush=True,
+            )
         phase_rows.append((n, b))
         if n in args.jobs_at:
             two = kg_build(corpus, work / f"store-x{n}-j2", env, jobs=2)
@@ -194,6 +226,10 @@ def main() -> None:
                 f"{'yes' if one.triples == two.triples else 'NO'} |"
             )
     print(f"\nscratch: {work}")
+
+
+def _median_run(runs: list[Run]) -> Run:
+    return sorted(runs, key=lambda r: r.seconds)[(len(runs) - 1) // 2]
 
 
 ORDER = ["reading", "aligning", "nlp", "acts", "commentary", "emission", "loading"]
