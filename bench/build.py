@@ -48,10 +48,17 @@ class Run:
     peak_mb: float
     triples: int
     phases: dict[str, float] = field(default_factory=dict)
+    cpu: float = 0.0  # user + system seconds: steadier than wall time on a shared machine
 
 
 def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     """Wall seconds, peak RSS (MB) and stdout of a command."""
+    wall, _, peak, out = run_timed(cmd, env)
+    return wall, peak, out
+
+
+def run_timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system), peak RSS (MB) and stdout of a command."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     assert proc.stdout is not None
@@ -61,7 +68,7 @@ def run(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     wall = time.perf_counter() - start
     if proc.returncode:
         raise SystemExit(f"{' '.join(cmd)} exited {proc.returncode}:\n{out}")
-    return wall, usage.ru_maxrss / 1024, out
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out
 
 
 def kg_build(
@@ -70,17 +77,17 @@ def kg_build(
     """One `kg build` of ``code``'s checkout (this one, or ``--baseline``)."""
     cmd = [sys.executable, "-m", "kg.cli", "build", "-q", "-v", "--source", str(corpus)]
     env = {**env, "PYTHONPATH": str(code)}
-    wall, peak, out = run([*cmd, "--store", str(store), "--jobs", str(jobs)], env)
+    wall, cpu, peak, out = run_timed([*cmd, "--store", str(store), "--jobs", str(jobs)], env)
     triples = int(re.search(r"triples ([\d,]+)", out).group(1).replace(",", ""))  # type: ignore[union-attr]
     spent = re.search(r"seconds: (.*)", out)
     phases = {}
     for part in spent.group(1).split(" · ") if spent else []:
         name, secs = part.rsplit(" ", 1)
         phases[name] = float(secs)
-    return Run(wall, peak, triples, phases)
+    return Run(wall, peak, triples, phases, cpu)
 
 
-def tokenize_seconds(corpus: Path) -> float:
+def tokenize_seconds(corpus: Path) -> tuple[float, float]:
     """spaCy's tokenizer alone, as the pipeline configures it, over every line of the input."""
     import spacy
 
@@ -91,15 +98,15 @@ def tokenize_seconds(corpus: Path) -> float:
         for ln in f.read_text(encoding="utf-8").splitlines()
         if ln.strip()
     ]
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     for ln in lines:
         nlp.make_doc(ln)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - cpu
 
 
-def oxigraph_load(store: Path, work: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall seconds and peak MB of `oxigraph load` of the store's own N-Quads into a fresh
-    directory."""
+def oxigraph_load(store: Path, work: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak MB of `oxigraph load` of the store's own N-Quads
+    into a fresh directory."""
     from kg.store import open_store
 
     nq = work / "dump.nq"
@@ -107,9 +114,9 @@ def oxigraph_load(store: Path, work: Path, env: dict[str, str]) -> tuple[float, 
     target = work / "oxigraph-load"
     shutil.rmtree(target, ignore_errors=True)  # a fresh store each time, as kg build makes
     cmd = [str(BIN / "oxigraph"), "load", "--location", str(target), "--file", str(nq)]
-    wall, peak, _ = run(cmd, env)
+    wall, cpu, peak, _ = run_timed(cmd, env)
     nq.unlink()
-    return wall, peak
+    return wall, cpu, peak
 
 
 def profile(corpus: Path, store: Path, env: dict[str, str], out: Path) -> None:
@@ -157,9 +164,10 @@ def main() -> None:
     print(f"# {datetime.date.today()} · {machine()} · load average {os.getloadavg()[0]:.1f}")
     print(
         "| size | characters | triples | build (s) | s per 10k chars | peak MB "
-        "| tokenize (s) | oxigraph load (s) | load peak MB | build ÷ (tokenize + load) |"
+        "| tokenize (s) | oxigraph load (s) | load peak MB | build ÷ (tokenize + load) "
+        "| build CPU (s) | CPU ÷ (tokenize + load) CPU |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     phase_rows, job_rows = [], []
     for n in args.times:
         env = dict(os.environ)
@@ -177,9 +185,12 @@ def main() -> None:
                 theirs.append(kg_build(corpus, work / f"store-x{n}-base", env, code=args.baseline))
             toks.append(tokenize_seconds(corpus))
             loads.append(oxigraph_load(store, work, env))
-        tok = statistics.median(toks)
-        load = statistics.median(secs for secs, _ in loads)
-        load_mb = max(mb for _, mb in loads)
+        tok = statistics.median(wall for wall, _ in toks)
+        load = statistics.median(wall for wall, _, _ in loads)
+        load_mb = max(mb for _, _, mb in loads)
+        limits_cpu = statistics.median(c for _, c in toks) + statistics.median(
+            c for _, c, _ in loads
+        )
         b = _median_run(ours)
         for name, r in (("", b), (" baseline", _median_run(theirs) if theirs else None)):
             if r is None:
@@ -187,15 +198,18 @@ def main() -> None:
             print(
                 f"| ×{n}{name} | {size:,} | {r.triples:,} | {r.seconds:.1f} | "
                 f"{r.seconds / size * 10_000:.3f} | {r.peak_mb:.0f} | {tok:.2f} | {load:.1f} | "
-                f"{load_mb:.0f} | {r.seconds / (tok + load):.2f} |",
+                f"{load_mb:.0f} | {r.seconds / (tok + load):.2f} | {r.cpu:.1f} | "
+                f"{r.cpu / limits_cpu:.2f} |",
                 flush=True,
             )
         if theirs:
             pairs = list(zip(ours, theirs, strict=True))
             each = " / ".join(f"{o.seconds:.1f}:{t.seconds:.1f}" for o, t in pairs)
             same = all(o.triples == t.triples for o, t in pairs)
+            cpu = statistics.median(o.cpu for o in ours) / statistics.median(t.cpu for t in theirs)
             print(
-                f"  ×{n}: this ÷ baseline {b.seconds / _median_run(theirs).seconds:.2f} "
+                f"  ×{n}: this ÷ baseline {b.seconds / _median_run(theirs).seconds:.2f} wall, "
+                f"{cpu:.2f} CPU "
                 f"(runs this:baseline {each}; same triples: {'yes' if same else 'NO'}; "
                 f"load average {os.getloadavg()[0]:.1f})",
                 flush=True,
