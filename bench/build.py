@@ -9,7 +9,10 @@ character segmenter, as kg/nlp/config.cfg) over the same text, and the `oxigraph
 CLI bulk-loading the N-Quads of the store the build made. Build time is reported as a
 multiple of (tokenize + load). ``--jobs-at`` sizes are also built with ``--jobs 2``
 (same graph, checked by triple counts); ``--profile-at`` sizes get one more build under
-pyinstrument (not timed). Sizes ×N > 1 are made by bench/synth.py.
+pyinstrument (not timed). Sizes ×N > 1 are made by bench/synth.py. ``--baseline DIR``
+builds each size with the code in DIR too (e.g. ``git archive main | tar -x -C DIR``),
+alternating with this checkout ``--runs`` times: an A/B on a shared machine (medians, wall
+and CPU seconds; bench/behaviour.py checks the two give the same quads byte for byte).
 
 The working tree may change under a long run (other work in progress): run it from a
 snapshot, e.g. ``cp -r kg ontology queries seeds bench /tmp/snap/`` and
