@@ -1,13 +1,19 @@
-"""Save or compare what the code does: the sorted N-Quads of a seeds build and every `kg eval`
-figure. A refactoring must leave both unchanged.
+"""Save or compare what the code does: the sorted N-Quads of a seeds build, byte for byte, its
+report (counts and every issue, without the seconds) and every `kg eval` figure. A refactoring
+or a speed-up (issue 19) must leave all three unchanged.
 
     .venv/bin/python bench/behaviour.py save /tmp/behaviour     # before
     .venv/bin/python bench/behaviour.py check /tmp/behaviour    # after: exit 1 on a difference
+
+To save what other code does (the code before a change) on this checkout's seeds, put that
+code first on PYTHONPATH: ``PYTHONPATH=/tmp/base .venv/bin/python bench/behaviour.py save …``
+(``git archive main | tar -x -C /tmp/base`` makes such a copy).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 import subprocess
 import sys
 import tempfile
@@ -15,22 +21,33 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 KG = [str(Path(sys.executable).parent / "kg")]
+_TIMED = re.compile(r"^(Built .* in [\d.]+ s|\s*seconds: .*)$")
 
 
-def run(*args: str) -> str:
+def run(*args: str, stderr: bool = False) -> str:
     done = subprocess.run([*KG, *args], cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
         sys.exit(f"kg {' '.join(args)} failed:\n{done.stderr}")
-    return done.stdout
+    return done.stdout + (done.stderr if stderr else "")
+
+
+def _checkout(text: str) -> str:
+    """This checkout's path (where seeds/ is read) and the seconds left out."""
+    text = text.replace(str(ROOT), "<ROOT>")
+    return "".join(ln for ln in text.splitlines(True) if not _TIMED.match(ln))
 
 
 def snapshot() -> dict[str, str]:
     with tempfile.TemporaryDirectory() as scratch:
         store = str(Path(scratch) / "store")
-        run("build", "--store", store)
+        report = run("build", "-v", "--store", store, stderr=True).replace(scratch, "<TMP>")
         quads = run("export", "-f", "nquads", "--store", store)
-    lines = sorted(quads.replace(str(ROOT), "<ROOT>").splitlines())
-    return {"seeds.nq": "\n".join(lines) + "\n", "eval.txt": run("eval")}
+    lines = sorted(_checkout(quads).splitlines())
+    return {
+        "seeds.nq": "\n".join(lines) + "\n",
+        "build.txt": _checkout(report),
+        "eval.txt": run("eval"),
+    }
 
 
 def main() -> None:
@@ -46,6 +63,8 @@ def main() -> None:
         return
     changed = False
     for name, text in current.items():
+        if not (folder / name).is_file():
+            sys.exit(f"{folder / name}: not saved (save again from the code before the change)")
         saved = (folder / name).read_text(encoding="utf-8")
         if saved != text:
             changed = True

@@ -13,6 +13,15 @@ copy k ≥ 1 gets its own rites and juans:
   found replaced by the copy's title and each juan marker renumbered (juan n → n + k·J,
   J the highest juan of the seeds), and a ``manifest.toml`` placing the fragments likewise.
 
+With ``--tradition`` (../shared/corpus/tradition) and ``--work-juans N``, ``OUT/corpus/works/``
+also holds the works of the tradition (仪礼注疏, 仪礼集说) at N juans each (17: the whole
+仪礼, one juan per chapter): the sample juans, then renamed copies of them filling the juan
+numbers the samples lack (3, 8, 10 …) — copy k of a juan gets the same rite ``<slug>-k`` as
+copy k of the book, its juan title, ``#+PROPERTY: JUAN`` and page markers renumbered, so copies
+of one work never align with each other, and copy k of a work lines up with copy k of the
+book as the samples line up with the seeds. Every chapter title is written as its rite's
+label (copy 0) or copy title, so an original 士冠禮第一 never reads as copy 1's 士冠礼第一.
+
 Copy 0 is the seeds as they are. Titles and markers are found by the project's own reader,
 so only structure changes, never the text the extractors read. The one unit the copies
 share is the catalogue abstract (提要) of 001, which the book has once: its copies align as
@@ -22,6 +31,7 @@ witnesses of one unit.
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tomllib
@@ -33,6 +43,8 @@ from rdflib.namespace import SKOS
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kg.build.phases import Phases  # noqa: E402
+from kg.build.works import split_sources  # noqa: E402
 from kg.readers import read, source_files  # noqa: E402
 from kg.readers.placement import MANIFEST, load_manifest  # noqa: E402
 from kg.text.catalog import LJ, load_catalog  # noqa: E402
@@ -120,7 +132,9 @@ def rewrite(path: Path, k: int, offset: int, manifest: dict) -> tuple[str, set[s
     return text, rites
 
 
-def generate(seeds: Path, out: Path, times: int) -> tuple[Path, Path]:
+def generate(
+    seeds: Path, out: Path, times: int, tradition: Path | None = None, work_juans: int = 0
+) -> tuple[Path, Path]:
     if out.exists():
         shutil.rmtree(out)
     corpus = out / "corpus"
@@ -153,7 +167,62 @@ def generate(seeds: Path, out: Path, times: int) -> tuple[Path, Path]:
                 lines.append(f'["{name}"]\njuan = {juan}\nchapter = "{title}"\n')
     (corpus / MANIFEST).write_text("\n".join(lines), encoding="utf-8")
     tomllib.loads((corpus / MANIFEST).read_text(encoding="utf-8"))  # fail here, not in kg
-    return corpus, home(out, synthetic_rites({r for r in used if r}, times))
+    copies = times
+    if tradition is not None and work_juans:
+        for folder in sorted(p for p in tradition.iterdir() if p.is_dir()):
+            rites, n = complete_work(folder, corpus / "works" / folder.name, work_juans)
+            used |= rites
+            copies = max(copies, n)
+    return corpus, home(out, synthetic_rites({r for r in used if r}, copies))
+
+
+_JUAN = re.compile(r"(#\+PROPERTY: JUAN 卷|儀禮..卷)([〇一二三四五六七八九十百]+)")
+
+
+def complete_work(samples: Path, out: Path, juans: int) -> tuple[set[str], int]:
+    """``juans`` juans of one work from its sample juans (and its 提要 and other front matter
+    as they are); the rites its chapters name, and the copies made (as ``times``)."""
+    catalog = load_catalog()
+    out.mkdir(parents=True)
+    files = sorted(samples.glob("*.txt"))
+    body: list[tuple[Path, int]] = []  # the sample juans, by number
+    for f in files:
+        (work,) = split_sources([f], "utf-8", Phases())[1]
+        numbers = [j.number for j in work.juans if j.number is not None]
+        if numbers:
+            body.append((f, numbers[0]))
+        else:
+            shutil.copy(f, out / f.name)  # 提要: once
+    have = {n for _, n in body}
+    free = (n for n in range(1, 1000) if n not in have)
+    slots = [(f, n, 0) for f, n in body]
+    while len(slots) < juans:
+        f, _ = body[(len(slots) - len(body)) % len(body)]
+        slots.append((f, next(free), 1 + (len(slots) - len(body)) // len(body)))
+    rites: set[str] = set()
+    for f, number, k in slots[:juans]:
+        text, named = _work_copy(f, number, k, catalog)
+        rites |= named
+        stem = f.stem.rsplit("_", 1)[0]
+        (out / f"{stem}_{number:03d}.txt").write_text(text, encoding="utf-8")
+    return rites, 1 + max(k for _, _, k in slots[:juans])
+
+
+def _work_copy(path: Path, number: int, k: int, catalog) -> tuple[str, set[str]]:
+    """A sample juan as juan ``number``, its chapters renamed for copy ``k``."""
+    (work,) = split_sources([path], "utf-8", Phases())[1]
+    text = path.read_text(encoding="utf-8")
+    old = next(j.number for j in work.juans if j.number is not None)
+    edits, rites = [], set()
+    for ch in work.chapters():
+        if ch.rite and ch.rite in catalog.rites and ch.title_span is not None:
+            label = catalog.rites[ch.rite].label
+            edits.append((*ch.title_span, copy_title(label, k) if k else label))
+            rites.add(ch.rite)
+    for a, b, new in sorted(edits, reverse=True):
+        text = text[:a] + new + text[b:]
+    text = _JUAN.sub(lambda m: m.group(1) + chinese(number), text)
+    return re.sub(rf"(<pb:[^_>]+_[^_>]+_){old:03d}-", rf"\g<1>{number:03d}-", text), rites
 
 
 def main() -> None:
@@ -161,8 +230,10 @@ def main() -> None:
     ap.add_argument("--times", type=int, default=10)
     ap.add_argument("--seeds", type=Path, default=ROOT / "seeds")
     ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--tradition", type=Path, default=None, help="../shared/corpus/tradition")
+    ap.add_argument("--work-juans", type=int, default=17, help="juans of each work (17: all)")
     args = ap.parse_args()
-    corpus, kg_home = generate(args.seeds, args.out, args.times)
+    corpus, kg_home = generate(args.seeds, args.out, args.times, args.tradition, args.work_juans)
     chars = sum(len(f.read_text(encoding="utf-8")) for f in source_files([corpus]))
     print(f"corpus {corpus} ({chars:,} characters); KG_HOME={kg_home}")
 

@@ -48,20 +48,22 @@ def to_nquads(quads: Iterable[tuple]) -> bytes:
     >>> to_nquads([("http://s", "http://p", Lit('a"b', "lzh"), "http://g")])
     b'<http://s> <http://p> "a\\"b"@lzh <http://g> .\n'
     """
-    lines = []
+    lines: list[str] = []
+    add = lines.append
     for s, p, o, g in quads:
         if isinstance(o, str):
-            obj = f"<{o}>"
-        else:
-            v = o.value.replace("\\", "\\\\").replace('"', '\\"')
+            add(f"<{s}> <{p}> <{o}> <{g}> .\n")
+            continue
+        v, lang, datatype = o
+        if '"' in v or "\\" in v or "\n" in v or "\r" in v:  # rare: escape only then
+            v = v.replace("\\", "\\\\").replace('"', '\\"')
             v = v.replace("\n", "\\n").replace("\r", "\\r")
-            if o.lang:
-                obj = f'"{v}"@{o.lang}'
-            elif o.datatype:
-                obj = f'"{v}"^^<{o.datatype}>'
-            else:
-                obj = f'"{v}"'
-        lines.append(f"<{s}> <{p}> {obj} <{g}> .\n")
+        if lang:
+            add(f'<{s}> <{p}> "{v}"@{lang} <{g}> .\n')
+        elif datatype:
+            add(f'<{s}> <{p}> "{v}"^^<{datatype}> <{g}> .\n')
+        else:
+            add(f'<{s}> <{p}> "{v}" <{g}> .\n')
     return "".join(lines).encode()
 
 

@@ -37,7 +37,7 @@ class ActEmitter:
     stats: dict[str, int] = field(default_factory=dict)
     # the derived relations stated so far; their evidence is emitted as it is found, so
     # only the relations (bounded by the vocabularies), not every act, are held to the end
-    derived: set[tuple[str, str, str]] = field(default_factory=set)
+    derived: dict[tuple[str, str, str], URIRef] = field(default_factory=dict)  # → statement
     chapter_acts: list[_Done] = field(default_factory=list)
     tracker: Tracker = field(default_factory=Tracker)  # where each role stands, by chapter
 
@@ -202,8 +202,11 @@ class ActEmitter:
         return pick[0].iri if pick else None
 
     def _derive(self, s: URIRef, p: URIRef, o: URIRef, act: URIRef) -> Iterator[Quad]:
-        self.derived.add((str(s), str(p), str(o)))
-        yield self._statement(str(s), str(p), str(o)), LJ.evidence, act, self.graph
+        key = (str(s), str(p), str(o))
+        statement = self.derived.get(key)
+        if statement is None:
+            statement = self.derived[key] = self._statement(*key)
+        yield statement, LJ.evidence, act, self.graph
 
     def _statement(self, s: str, p: str, o: str) -> URIRef:
         name = p.rsplit("#", 1)[-1]
@@ -211,10 +214,9 @@ class ActEmitter:
 
     def derived_quads(self) -> Iterator[Quad]:
         graph = self.graph
-        for s, p, o in sorted(self.derived):
+        for (s, p, o), node in sorted(self.derived.items()):
             s_, p_, o_ = URIRef(s), URIRef(p), URIRef(o)
             yield s_, p_, o_, graph
-            node = self._statement(s, p, o)
             yield node, RDF.type, RDF.Statement, graph
             yield node, RDF.subject, s_, graph
             yield node, RDF.predicate, p_, graph

@@ -34,6 +34,7 @@ import re
 from rdflib import URIRef
 
 from kg.rdf.namespaces import DEFAULT_BASE
+from kg.rdf.terms import iri as _iri
 from kg.text.slugs import slugify
 from kg.text.work import SLUG
 
@@ -49,13 +50,18 @@ def source_id(name: str) -> str:
 class Minter:
     def __init__(self, base: str = DEFAULT_BASE) -> None:
         self.base = base if base.endswith(("/", "#")) else base + "/"
+        self._vocab: dict[str, URIRef] = {}  # a few hundred concepts, named millions of times
 
     def iri(self, path: str) -> URIRef:
-        return URIRef(self.base + path)
+        return _iri(self.base + path)
 
     def vocab(self, iri: str) -> URIRef:
         """A vocabulary IRI (written under the default base in ontology/) under this base."""
-        return URIRef(self.base + iri[len(DEFAULT_BASE) :] if iri.startswith(DEFAULT_BASE) else iri)
+        found = self._vocab.get(iri)
+        if found is None:
+            moved = self.base + iri[len(DEFAULT_BASE) :] if iri.startswith(DEFAULT_BASE) else iri
+            found = self._vocab[iri] = _iri(moved)
+        return found
 
     def graph(self, layer: str) -> URIRef:
         return self.iri(f"graph/{layer}")
@@ -68,10 +74,10 @@ class Minter:
         return self.iri(slug)
 
     def work_juan(self, work: URIRef, number: int | None, fallback: str) -> URIRef:
-        return URIRef(f"{work}/juan/{number if number is not None else 'unknown-' + fallback}")
+        return _iri(f"{work}/juan/{number if number is not None else 'unknown-' + fallback}")
 
     def work_chapter(self, work: URIRef, slug: str) -> URIRef:
-        return URIRef(f"{work}/{slug}")
+        return _iri(f"{work}/{slug}")
 
     def abstract(self) -> URIRef:
         return self.iri(f"{SLUG}/tiyao")
@@ -84,13 +90,13 @@ class Minter:
 
     def section(self, chapter: URIRef, title: str | None, n: int = 1, key: str = "") -> URIRef:
         slug = slugify(title) if title else f"untitled-{key}"
-        return URIRef(f"{chapter}/{slug}" + (f"-{n}" if n > 1 else ""))
+        return _iri(f"{chapter}/{slug}" + (f"-{n}" if n > 1 else ""))
 
     def unit(self, chapter: URIRef, kind: str, key: str) -> URIRef:
-        return URIRef(f"{chapter}/{kind}/{key}")
+        return _iri(f"{chapter}/{kind}/{key}")
 
     def child(self, parent: URIRef, step: str) -> URIRef:
-        return URIRef(f"{parent}/{step}")
+        return _iri(f"{parent}/{step}")
 
     def source(self, sid: str) -> URIRef:
         return self.iri(f"source/{sid}")

@@ -7,7 +7,7 @@ rdflib.term.URIRef('https://w3id.org/lijing/ontology#Passage')
 from __future__ import annotations
 
 from rdflib import Namespace, URIRef
-from rdflib.namespace import DefinedNamespace
+from rdflib.namespace import DCTERMS, OWL, RDF, RDFS, SKOS, XSD, DefinedNamespace
 
 ONTOLOGY = URIRef("https://w3id.org/lijing/ontology")
 DEFAULT_BASE = "https://w3id.org/lijing/id/"
@@ -214,3 +214,17 @@ class LJ(DefinedNamespace):
     toText: URIRef  # The other side's characters at a variant
 
     _NS = Namespace("https://w3id.org/lijing/ontology#")
+
+
+def _as_attributes(*namespaces: type[DefinedNamespace]) -> None:
+    """Store every term as a plain class attribute. rdflib resolves ``RDF.type``, ``LJ.Mention``
+    … through its metaclass's ``__getattr__`` on each access (2–4 µs; the build makes a few
+    for every one of its millions of quads); the attribute holds the very URIRef it returns.
+    An unknown name still reaches ``__getattr__`` and fails (``_fail``)."""
+    for ns in namespaces:
+        for name in ns.__annotations__:
+            if not name.startswith("_"):
+                type.__setattr__(ns, name, ns[name])
+
+
+_as_attributes(LJ, RDF, RDFS, DCTERMS, SKOS, XSD, OWL)

@@ -21,6 +21,12 @@ Term = URIRef | Lit
 Quad = tuple[URIRef, URIRef, Term, URIRef]
 
 
+def iri(value: str) -> URIRef:
+    """A URIRef without rdflib's per-call scan for characters IRIs may not hold: the build
+    mints millions, and Oxigraph's N-Quads parser (kg.store) rejects a bad one anyway."""
+    return str.__new__(URIRef, value)
+
+
 def zh(text: str) -> Lit:
     return Lit(text, LZH)
 
@@ -29,9 +35,13 @@ def en(text: str) -> Lit:
     return Lit(text, "en")
 
 
+_INTEGER, _BOOLEAN = str(XSD.integer), str(XSD.boolean)
+_TRUE, _FALSE = Lit("true", None, _BOOLEAN), Lit("false", None, _BOOLEAN)
+
+
 def integer(n: int) -> Lit:
-    return Lit(str(n), None, str(XSD.integer))
+    return Lit(str(n), None, _INTEGER)
 
 
 def boolean(b: bool) -> Lit:
-    return Lit("true" if b else "false", None, str(XSD.boolean))
+    return _TRUE if b else _FALSE

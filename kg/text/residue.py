@@ -33,10 +33,14 @@ class Residue:
     seen: dict[str, _Seen] = field(default_factory=dict)
 
     def add(self, doc: Document) -> None:
+        # only the few rare characters are looked for, not every character of the text
+        rare = sorted(ch for ch in set(doc.text) if _HAN.match(ch) and not is_common(ch))
+        if not rare:
+            return
         norm = normalize(doc.text)
-        for m in _HAN.finditer(doc.text):
+        for m in re.finditer("[" + "".join(rare) + "]", doc.text):
             ch = m.group()
-            if norm[m.start()] != ch or is_common(ch):
+            if norm[m.start()] != ch:
                 continue
             if ch in self.seen:
                 self.seen[ch].count += 1
