@@ -102,11 +102,18 @@ def test_linker_states_parallels_both_ways_and_traces_the_quote() -> None:
     }
 
 
-def test_no_work_of_the_rite_no_links() -> None:
+def test_no_work_of_the_rite_no_parallels_and_quotes_only_from_afar() -> None:
+    """Another rite's chapter is no parallel, but its notes are searched last, strictly: the
+    quote found there, a few words of it not."""
     other = LinkChapter("yilijishuo", "yanli", WORK.passages)
     linker = TraditionLinker(M, [other])
     quads = list(linker.chapter(BOOK))
-    assert not [q for q in quads if q[1] == LJ.Quotation or q[1] == LJ.parallel]
+    assert not [q for q in quads if q[1] == LJ.parallel]
+    assert [q[2] for q in quads if q[1] == LJ.quotedFrom] == [WORK.passages[0].blocks[0].iri]
+    short = LinkBlock(URIRef("https://example.org/id/b/p1/c2"), "敖君善曰射布而曰侯")
+    book = LinkChapter(BOOK.work, BOOK.rite, [LinkPassage(BOOK.passages[0].iri, "", [short])])
+    linker = TraditionLinker(M, [other])
+    assert not [q for q in linker.chapter(book) if q[1] == LJ.quotedFrom]
     assert linker.stats["untraced quotations"] == 1
 
 

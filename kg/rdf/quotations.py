@@ -95,6 +95,7 @@ class TraditionLinker:
         self.quotations_graph = minter.graph("quotations")
         self.stats: dict[str, int] = {}
         self.names: Mapping[str, str] = {}  # speakers a census found (kg.nlp.new_voices)
+        self._indexes: dict[tuple[str, str], SourceIndex] = {}  # (speaker, book) → sources
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
@@ -132,10 +133,15 @@ class TraditionLinker:
             )
 
     def traced(self, book: LinkChapter, near: Mapping[object, set[object]]) -> Iterator[Traced]:
-        """Each quoting opinion of the chapter with the quotations found for it (the blocks
-        on a passage's parallels, ``near``, searched first)."""
-        theirs = self._same_rite(book.rite, book.work)
-        indexes: dict[str, SourceIndex] = {}
+        """Each quoting opinion of the chapter with the quotations found for it: in the
+        blocks on a passage's parallels (``near``) first, then in the rest of the chapter,
+        then, strictly, in the rest of the works."""
+        local = {
+            b.iri
+            for c in self._same_rite(book.rite, book.work)
+            for p in c.passages
+            for b in p.blocks
+        }
         for p in book.passages:
             for block in p.blocks:
                 for i, v in enumerate(split_voices(block.text, self.names), 1):
@@ -143,10 +149,18 @@ class TraditionLinker:
                     if quoted is None:
                         continue
                     speaker, (a, b) = quoted
-                    if speaker not in indexes:
-                        indexes[speaker] = SourceIndex(_sources(theirs, speaker), speaker)
-                    found = indexes[speaker].trace(block.text[a:b], near.get(p.iri, ()))
+                    index = self._index(speaker, book.work)
+                    found = index.trace(block.text[a:b], near.get(p.iri, ()), local)
                     yield Traced(block, i, v, speaker, a, b, found)
+
+    def _index(self, speaker: str, work: str) -> SourceIndex:
+        """The blocks of every chapter of the other works that may hold ``speaker``'s words,
+        indexed once per build."""
+        key = (speaker, work)
+        if key not in self._indexes:
+            others = [c for c in self.works if c.work != work]
+            self._indexes[key] = SourceIndex(_sources(others, speaker), speaker)
+        return self._indexes[key]
 
     def between_works(self) -> Iterator[Quad]:
         """Parallels between the source works themselves, chapter by chapter."""
