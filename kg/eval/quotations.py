@@ -22,12 +22,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rdflib import URIRef
 
+from kg.build.phases import Phases
+from kg.build.works import split_sources
 from kg.errors import InputError
 from kg.eval.score import Report, Score, add_totals, read_gold
 from kg.rdf.iris import Minter
 from kg.rdf.quotations import Traced, TraditionLinker, book_chapters, near_blocks, work_chapters
 from kg.readers import read
-from kg.readers.tradition import read_work
 from kg.resources import project_root
 from kg.text.align import align
 from kg.text.catalog import load_catalog
@@ -154,12 +155,8 @@ def _trace_all(seeds: Path, tradition: Path) -> Iterator[Traced]:
     for ch in corpus.chapters():  # prefaces are units too
         for n, u in enumerate(ch.prefaces):
             iris.setdefault(id(u), URIRef(f"urn:preface:{id(ch)}:{n}"))
-    docs = []
-    for p in sorted(tradition.glob("*/*.txt")):
-        try:
-            docs.append(read_work(p))
-        except InputError:
-            continue
+    # read as a build reads them: 注疏 last, with the other works' 经文 as its witness
+    _, docs = split_sources(sorted(tradition.glob("*/*.txt")), "utf-8", Phases())
     works = work_chapters(docs, lambda x: URIRef(f"urn:work:{id(x)}"))
     linker = TraditionLinker(Minter("urn:x:"), works)
     for book in book_chapters(corpus, iris, "book"):
