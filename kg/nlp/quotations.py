@@ -166,16 +166,21 @@ class SourceIndex:
                 self.index[sk.chars[k : k + n]].append(i << _SHIFT | k)
 
     def trace(
-        self, text: str, near: Collection[object] = (), local: Collection[object] | None = None
+        self,
+        text: str,
+        near: Collection[object] = (),
+        local: Collection[object] | None = None,
+        far: bool = True,
     ) -> list[Quotation]:
         """The quotations ``text`` (the quoted words, original characters) makes of these
         sources, in the order of the text; offsets are into ``text``. Tier by tier, sources
         whose key is in ``near`` (the blocks on the parallel passages) are searched first,
-        then those in ``local`` (the chapter's; None: all); the rest last, strictly."""
+        then those in ``local`` (the chapter's; None: all); the rest last, strictly (unless
+        not ``far``)."""
         q = Skeleton.of(text)
         pieces: list[_Piece] = []
         todo = [(0, len(q.chars))]
-        scopes = self._scopes(near, local)
+        scopes = [x for x in self._scopes(near, local) if far or x[1] != "work"]
         while todo:
             a, b = todo.pop()
             if b - a < self.params.min_quote:
