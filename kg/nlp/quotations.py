@@ -24,7 +24,9 @@ source sentences gives two Quotations. Below the thresholds
 
 from __future__ import annotations
 
+import copy
 import tomllib
+from array import array
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -133,6 +135,11 @@ def tiers(speaker: str) -> tuple[Tier, ...]:
     return load_config().sources.get(speaker, ())
 
 
+def speakers() -> tuple[str, ...]:
+    """Every speaker whose words are traced."""
+    return tuple(load_config().sources)
+
+
 def tier_of(speaker: str, voice: str, kind: str) -> int | None:
     """The first tier of ``speaker``'s that a block of this voice and kind is in."""
     return next((i for i, t in enumerate(tiers(speaker)) if t.holds(voice, kind)), None)
@@ -149,21 +156,25 @@ class SourceIndex:
     ) -> None:
         self.params = params or load_config().params
         self.sources = list(sources)
-        ranks = [tier_of(speaker, s.voice, s.kind) if speaker else 0 for s in self.sources]
-        self.tiers = [
-            {i for i, r in enumerate(ranks) if r == t}
-            for t in sorted({r for r in ranks if r is not None})
-        ]
+        self.tiers = _tiers(self.sources, speaker)
         self.skeletons = [Skeleton.of(s.text) for s in self.sources]
         self.keys: dict[object, list[int]] = defaultdict(list)
         for i, s in enumerate(self.sources):
             self.keys[s.key].append(i)
         n = self.params.seed
-        # a hit packed in one int (source << SHIFT | position): a whole work's index stays small
-        self.index: dict[str, list[int]] = defaultdict(list)
+        # a hit packed in one machine int (source << SHIFT | position), in arrays: a whole
+        # work's index stays small
+        self.index: dict[str, array[int]] = defaultdict(lambda: array("q"))
         for i, sk in enumerate(self.skeletons):
             for k in range(len(sk.chars) - n + 1):
                 self.index[sk.chars[k : k + n]].append(i << _SHIFT | k)
+
+    def for_speaker(self, speaker: str) -> SourceIndex:
+        """The same index (shared, not rebuilt), its sources in ``speaker``'s tiers: one
+        index of every speaker's blocks serves them all."""
+        other = copy.copy(self)
+        other.tiers = _tiers(self.sources, speaker)
+        return other
 
     def trace(
         self,
@@ -334,6 +345,15 @@ def trace(
     """``SourceIndex(sources).trace(text, near)``: for one quotation and a few sources (all
     in one tier)."""
     return SourceIndex(sources, params=params).trace(text, near)
+
+
+def _tiers(sources: Sequence[Source], speaker: str | None) -> list[set[int]]:
+    """The sources in ``speaker``'s tiers, in order (no speaker: all in one tier)."""
+    ranks = [tier_of(speaker, s.voice, s.kind) if speaker else 0 for s in sources]
+    return [
+        {i for i, r in enumerate(ranks) if r == t}
+        for t in sorted({r for r in ranks if r is not None})
+    ]
 
 
 def _split(tier: set[int], close: set[int], here: set[int]) -> list[tuple[set[int], str]]:

@@ -28,7 +28,7 @@ from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import XSD
 
 from kg.nlp.commentary_rules import load_rules
-from kg.nlp.quotations import Quotation, Source, SourceIndex, tier_of, tiers
+from kg.nlp.quotations import Quotation, Source, SourceIndex, speakers, tier_of, tiers
 from kg.nlp.voices import Voice, split_voices
 from kg.rdf.iris import SLUG, Minter
 from kg.rdf.namespaces import LJ, PERSON, PROV
@@ -197,13 +197,49 @@ class TraditionLinker:
         return self._notes
 
     def _index(self, speaker: str, work: str) -> SourceIndex:
-        """The blocks of every chapter of the other works that may hold ``speaker``'s words,
-        indexed once per build."""
-        key = (speaker, work)
-        if key not in self._indexes:
-            others = [c for c in self.works if c.work != work]
-            self._indexes[key] = SourceIndex(_sources(others, speaker), speaker)
-        return self._indexes[key]
+        """The blocks of every chapter of the other works that may hold ``speaker``'s words:
+        one index of every traced speaker's blocks per build, ordered for each speaker."""
+        if (speaker, work) not in self._indexes:
+            if ("", work) not in self._indexes:
+                others = [c for c in self.works if c.work != work]
+                self._indexes["", work] = SourceIndex(_sources(others, speakers()))
+            self._indexes[speaker, work] = self._indexes["", work].for_speaker(speaker)
+        return self._indexes[speaker, work]
+
+    def _runs_on(
+        self, block: LinkBlock, v: Voice, after: Voice, index: SourceIndex, found: list
+    ) -> tuple[int, int, list[Quotation]] | None:
+        """A report's view ends at its first clause, but the author may go on in the reported
+        note's words with no separator (郑氏谓 … 是也 钧犹等也): the author's voice right after
+        it, to its first separator, is searched in the notes on the source passages the view
+        came from, and only there."""
+        if after.kind != "author" or after.start != v.end:
+            return None
+        seps = load_rules().separators
+        end = next(
+            (
+                k
+                for k in range(after.start, after.end)
+                if block.text[k] in seps or block.text[k].isspace()
+            ),
+            after.end,
+        )
+        notes = {x for q in found for x in self._siblings().get(q.source.key, ())}
+        # searched as the chapter is (no few-words-exact allowance): the author's own words
+        # here often repeat a term of those notes
+        got = index.trace(block.text[after.start : end], (), notes, far=False)
+        return (after.start, end, got) if got else None
+
+    def _siblings(self) -> dict[object, frozenset[object]]:
+        """Each source block's IRI → the IRIs of the blocks on the same passage."""
+        if self._notes is None:
+            self._notes = {}
+            for c in self.works:
+                for p in c.passages:
+                    keys = frozenset(b.iri for b in p.blocks)
+                    for b in p.blocks:
+                        self._notes[b.iri] = keys
+        return self._notes
 
     def between_works(self) -> Iterator[Quad]:
         """Parallels between the source works themselves, chapter by chapter."""
@@ -388,13 +424,15 @@ def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
-def _sources(chapters: Sequence[LinkChapter], speaker: str) -> list[Source]:
+def _sources(chapters: Sequence[LinkChapter], who: Iterable[str]) -> list[Source]:
+    """The blocks that may hold the words of any of ``who``."""
+    who = tuple(who)
     return [
         Source(b.iri, b.text, b.voice, b.kind)
         for c in chapters
         for p in c.passages
         for b in p.blocks
-        if tier_of(speaker, b.voice, b.kind) is not None
+        if any(tier_of(s, b.voice, b.kind) is not None for s in who)
     ]
 
 
