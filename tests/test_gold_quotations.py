@@ -83,7 +83,7 @@ def test_enough_lines_and_splits() -> None:
     assert set(r["split"] for r in ROWS) == {"dev", "test"}
     # the split is by chapter: no chapter in both
     assert not {r["chapter"] for r in by_split["dev"]} & {r["chapter"] for r in by_split["test"]}
-    assert sum(r["source_text"] is None for r in ROWS) >= 8
+    assert sum(r["source_text"] is None for r in ROWS) >= 7  # q033 was later found in juan 2
 
 
 @pytest.mark.parametrize("row", ROWS, ids=[r["id"] for r in ROWS])

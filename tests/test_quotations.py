@@ -103,6 +103,20 @@ def test_a_later_tier_only_for_what_the_first_lacks() -> None:
     assert [q.source.key for q in got] == ["zhu", "shu"]
 
 
+def test_the_rest_of_the_work_last_and_strictly() -> None:
+    """A note quoted from another chapter is found there, but only with enough words, and
+    never for what is left beside a quotation the chapter holds."""
+    here = Source("here", "主人州長也戒猶警也", "zhengxuan", "zhu")
+    there = Source("there", "閭獸名如驢一角或曰如驢岐蹄周書曰北唐以閭", "zhengxuan", "zhu")
+    index = SourceIndex([here, there], "zhengxuan")
+    far = index.trace("闾兽名如驴一角或曰如驴岐蹄", local={"here"})
+    assert [(q.source.key, q.fidelity) for q in far] == [("there", "verbatim")]
+    assert index.trace("兽名如驴", local={"here"}) == []  # four words: chance, so far off
+    beside = index.trace("主人州长也戒犹警也闾兽名如驴一角或曰如驴岐蹄", local={"here"})
+    assert [q.source.key for q in beside] == ["here"]
+    assert [q.source.key for q in index.trace("闾兽名如驴一角或曰如驴岐蹄")] == ["there"]
+
+
 # -- the scorer (kg eval --task quotations) ---------------------------------------------------
 
 

@@ -102,11 +102,58 @@ def test_linker_states_parallels_both_ways_and_traces_the_quote() -> None:
     }
 
 
-def test_no_work_of_the_rite_no_links() -> None:
+def test_a_report_runs_on_in_the_same_notes_only() -> None:
+    """The view of 敖君善谓 … 是也 ends at its first clause; the author's next words are still
+    敖's where the notes on the same source passage hold them, and only there."""
+    iri = "https://example.org/id/"
+    own = "射布而曰侯者王朝射之以威不寧侯也諸侯以下則因其名而不改也"
+    said = "敖君善谓射布而曰侯者王朝射之以威不宁侯是也诸侯以下则因其名而不改"
+    book = LinkChapter(
+        "lijingbenyi",
+        "xiangsheli",
+        [
+            LinkPassage(
+                URIRef(iri + "b/p1"), "乃張侯下綱不及地武", [LinkBlock(URIRef(iri + "b/c"), said)]
+            )
+        ],
+    )
+
+    def work(*blocks: tuple[str, str]) -> LinkChapter:
+        passages = [
+            LinkPassage(
+                URIRef(iri + f"j/p{n}"),
+                text,
+                [LinkBlock(URIRef(iri + f"j/c{n}"), b, "aojigong", "own")],
+            )
+            for n, (text, b) in enumerate(blocks)
+        ]
+        return LinkChapter("yilijishuo", "xiangsheli", passages)
+
+    same = list(TraditionLinker(M, [work(("乃張侯下綱不及地武", own))]).chapter(book))
+    quoted = {str(s): o.value for s, p, o, _ in same if p == LJ.quotedWords}
+    assert quoted == {
+        iri + "b/c/o1/quote1": "射布而曰侯者王朝射之以威不宁侯",
+        iri + "b/c/o2/quote1": "诸侯以下则因其名而不改",
+    }
+    apart = work(("乃張侯下綱不及地武", own[:16]), ("司射適堂西袒執弓", own[16:]))
+    quads = list(TraditionLinker(M, [apart]).chapter(book))
+    assert [o.value for _, p, o, _ in quads if p == LJ.quotedWords] == [
+        "射布而曰侯者王朝射之以威不宁侯"
+    ]
+
+
+def test_no_work_of_the_rite_no_parallels_and_quotes_only_from_afar() -> None:
+    """Another rite's chapter is no parallel, but its notes are searched last, strictly: the
+    quote found there, a few words of it not."""
     other = LinkChapter("yilijishuo", "yanli", WORK.passages)
     linker = TraditionLinker(M, [other])
     quads = list(linker.chapter(BOOK))
-    assert not [q for q in quads if q[1] == LJ.Quotation or q[1] == LJ.parallel]
+    assert not [q for q in quads if q[1] == LJ.parallel]
+    assert [q[2] for q in quads if q[1] == LJ.quotedFrom] == [WORK.passages[0].blocks[0].iri]
+    short = LinkBlock(URIRef("https://example.org/id/b/p1/c2"), "敖君善曰射布而曰侯")
+    book = LinkChapter(BOOK.work, BOOK.rite, [LinkPassage(BOOK.passages[0].iri, "", [short])])
+    linker = TraditionLinker(M, [other])
+    assert not [q for q in linker.chapter(book) if q[1] == LJ.quotedFrom]
     assert linker.stats["untraced quotations"] == 1
 
 

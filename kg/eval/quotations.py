@@ -14,7 +14,7 @@ import os
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,12 +22,13 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import LCSseq
 from rdflib import URIRef
 
+from kg.build.phases import Phases
+from kg.build.works import split_sources
 from kg.errors import InputError
 from kg.eval.score import Report, Score, add_totals, read_gold
 from kg.rdf.iris import Minter
 from kg.rdf.quotations import Traced, TraditionLinker, book_chapters, near_blocks, work_chapters
 from kg.readers import read
-from kg.readers.tradition import read_work
 from kg.resources import project_root
 from kg.text.align import align
 from kg.text.catalog import load_catalog
@@ -35,6 +36,7 @@ from kg.text.parallels import Skeleton
 
 KEYS = ("id", "split", "chapter", "voice", "opinion", "quoted", "source_text")
 OVERLAP = 0.5  # of the shorter source text, for a predicted source to match the gold's
+JOIN = 6  # source characters between (or shared by) a report's quotation and its run-on's
 FOUND = 85  # partial-ratio score at which the gold's quoted words are taken as found
 
 
@@ -57,6 +59,7 @@ def evaluate_quotations(path: Path, split: str = "all") -> Report:
     traced = _traced()
     scores: dict[str, Score] = defaultdict(Score)
     errors: list[tuple[str, str, str]] = []
+    heads = _heads(traced)
     by_opinion: dict[int, list[tuple[dict, Located]]] = defaultdict(list)
     for r in rows:
         where = _locate(r, traced)
@@ -65,20 +68,41 @@ def evaluate_quotations(path: Path, split: str = "all") -> Report:
                 scores[r["voice"]].fn += 1
                 errors.append((r["id"], "missed", f"opinion not found: {r['quoted'][:30]}"))
             continue
-        by_opinion[id(where.traced)].append((r, where))
-    for lines in by_opinion.values():
-        _score_opinion(lines, scores, errors)
+        by_opinion[id(heads[id(where.traced)][0])].append((r, where))
+    for key, lines in by_opinion.items():
+        _score_opinion(lines, next(g for h, g in heads.values() if id(h) == key), scores, errors)
     add_totals(scores)
     return Report("quotations", len(rows), {"sources": dict(scores)}, errors)
 
 
+def _heads(traced: list[Traced]) -> dict[int, tuple[Traced, list[Traced]]]:
+    """Each traced opinion → its head (a report) and the group it scores with: a report's
+    run-on (``Traced.runs_on``, yielded right after it) is the same gold opinion."""
+    out: dict[int, tuple[Traced, list[Traced]]] = {}
+    head: tuple[Traced, list[Traced]] | None = None
+    for t in traced:
+        if not t.runs_on or head is None:
+            head = (t, [t])
+        else:
+            head[1].append(t)
+        out[id(t)] = head
+    return out
+
+
 def _score_opinion(
-    lines: list[tuple[dict, Located]], scores: dict[str, Score], errors: list
+    lines: list[tuple[dict, Located]], group: list[Traced], scores: dict[str, Score], errors: list
 ) -> None:
-    """One to one: each gold line with a source takes the first prediction it matches."""
-    t = lines[0][1].traced
+    """One to one: each gold line with a source takes the first prediction it matches (the
+    predictions of the opinion and of its run-on, ``group``)."""
+    t = group[0]
     sk = Skeleton.of(t.block.text)
-    preds = [(q, _skel_span(sk, t.start + q.quoted[0], t.start + q.quoted[1])) for q in t.found]
+    preds = _joined(
+        [
+            (q, _skel_span(sk, x.start + q.quoted[0], x.start + q.quoted[1]), x)
+            for x in group
+            for q in x.found
+        ]
+    )
     used: set[int] = set()
     for r, where in lines:
         if not r["source_text"]:
@@ -86,7 +110,7 @@ def _score_opinion(
         hit = next(
             (
                 i
-                for i, (q, (a, b)) in enumerate(preds)
+                for i, (q, (a, b), _) in enumerate(preds)
                 if i not in used
                 and a < where.end
                 and where.start < b
@@ -100,11 +124,29 @@ def _score_opinion(
         else:
             used.add(hit)
             scores[r["voice"]].tp += 1
-    for i, (q, _) in enumerate(preds):
+    for i, (q, _, x) in enumerate(preds):
         if i not in used:
             scores[lines[0][0]["voice"]].fp += 1
-            quoted = t.text[q.quoted[0] : q.quoted[1]]
+            quoted = x.text[q.quoted[0] : q.quoted[1]]
             errors.append((lines[0][0]["id"], "spurious", f"{quoted[:24]} ← {q.source_text[:24]}"))
+
+
+def _joined(preds: list) -> list:
+    """A report's last quotation and its run-on's first, where they continue one stretch of
+    the same source, are one quotation of the gold opinion (the voices cut it in two)."""
+    out: list = []
+    for q, span, x in preds:
+        if out:
+            p, pspan, px = out[-1]
+            gap = q.source_span[0] - p.source_span[1]
+            if px is not x and p.source.key == q.source.key and -JOIN <= gap <= JOIN:
+                q = replace(
+                    p, source_span=(p.source_span[0], max(p.source_span[1], q.source_span[1]))
+                )
+                out[-1] = (q, (pspan[0], span[1]), px)
+                continue
+        out.append((q, span, x))
+    return out
 
 
 def _overlap(a: str, b: str) -> bool:
@@ -154,12 +196,8 @@ def _trace_all(seeds: Path, tradition: Path) -> Iterator[Traced]:
     for ch in corpus.chapters():  # prefaces are units too
         for n, u in enumerate(ch.prefaces):
             iris.setdefault(id(u), URIRef(f"urn:preface:{id(ch)}:{n}"))
-    docs = []
-    for p in sorted(tradition.glob("*/*.txt")):
-        try:
-            docs.append(read_work(p))
-        except InputError:
-            continue
+    # read as a build reads them: 注疏 last, with the other works' 经文 as its witness
+    _, docs = split_sources(sorted(tradition.glob("*/*.txt")), "utf-8", Phases())
     works = work_chapters(docs, lambda x: URIRef(f"urn:work:{id(x)}"))
     linker = TraditionLinker(Minter("urn:x:"), works)
     for book in book_chapters(corpus, iris, "book"):

@@ -2,15 +2,16 @@
 
 An opinion of the book that quotes or reports 郑玄, 贾公彦 or 敖继公 gives words that stand,
 verbatim, abridged or paraphrased, in one of the source works' blocks (``Source``). The
-sources of a chapter are indexed once (``SourceIndex``: n-gram seeds over their skeletons,
+sources are indexed once (``SourceIndex``: n-gram seeds over their skeletons,
 kg.text.parallels.Skeleton); the quoted words are searched first among the blocks on the
-parallel passages (``near``), then in the rest of the chapter. Each search takes the stretches
-of a block where most seeds fall, aligns the words against each with rapidfuzz's Indel
-(LCS) opcodes, keeps the runs long enough not to be chance, and cuts them where the source
-jumps or the author adds much of his own: each piece is a ``Quotation``. What the pieces do
-not cover is searched again, so a quotation stitched from two separate source sentences gives
-two Quotations. Below the thresholds (``kg/nlp/patterns/quotations.toml``) there is no
-Quotation: never a forced match.
+parallel passages (``near``), then in the rest of the chapter, and, for words the chapter
+holds nothing of, last and under stricter thresholds in the rest of the work. Each search
+takes the stretches of a block where most seeds fall, aligns the words against each with
+rapidfuzz's Indel (LCS) opcodes, keeps the runs long enough not to be chance, and cuts them
+where the source jumps or the author adds much of his own: each piece is a ``Quotation``.
+What the pieces do not cover is searched again, so a quotation stitched from two separate
+source sentences gives two Quotations. Below the thresholds
+(``kg/nlp/patterns/quotations.toml``) there is no Quotation: never a forced match.
 
 >>> src = [Source("s1", "主人戒賓告之以射事也出迎出門也", "zhengxuan", "zhu")]
 >>> [(q.fidelity, q.source_text) for q in trace("戒賓告之以射事也", src)]
@@ -23,7 +24,9 @@ Quotation: never a forced match.
 
 from __future__ import annotations
 
+import copy
 import tomllib
+from array import array
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
@@ -37,6 +40,8 @@ from kg.text.normalize import normalize
 from kg.text.parallels import Skeleton
 
 CONFIG = Path(__file__).with_name("patterns") / "quotations.toml"
+_SHIFT = 24  # a source's skeleton positions fit below this many bits
+_MASK = (1 << _SHIFT) - 1
 
 
 @dataclass(frozen=True)
@@ -56,6 +61,9 @@ class Params:
     slip: int = 1
     min_quote: int = 4
     short_exact: int = 4
+    far_min_matched: int = 8
+    far_min_coverage: float = 0.8
+    far_min_similarity: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -127,47 +135,77 @@ def tiers(speaker: str) -> tuple[Tier, ...]:
     return load_config().sources.get(speaker, ())
 
 
+def speakers() -> tuple[str, ...]:
+    """Every speaker whose words are traced."""
+    return tuple(load_config().sources)
+
+
 def tier_of(speaker: str, voice: str, kind: str) -> int | None:
     """The first tier of ``speaker``'s that a block of this voice and kind is in."""
     return next((i for i, t in enumerate(tiers(speaker)) if t.holds(voice, kind)), None)
 
 
 class SourceIndex:
-    """The sources of one chapter for one speaker, their seeds indexed once; ``speaker``
-    orders them in tiers (none: one tier)."""
+    """The sources one speaker's words may stand in, their seeds indexed once; ``speaker``
+    orders them in tiers (none: one tier). The index may hold a whole work (every chapter's
+    blocks): a search is then scoped to one chapter (``local``) and reaches the rest of the
+    work only last, under stricter thresholds (a note quoted from another chapter's 注)."""
 
     def __init__(
         self, sources: Sequence[Source], speaker: str | None = None, params: Params | None = None
     ) -> None:
         self.params = params or load_config().params
         self.sources = list(sources)
-        ranks = [tier_of(speaker, s.voice, s.kind) if speaker else 0 for s in self.sources]
-        self.tiers = [
-            {i for i, r in enumerate(ranks) if r == t}
-            for t in sorted({r for r in ranks if r is not None})
-        ]
+        self.tiers = _tiers(self.sources, speaker)
         self.skeletons = [Skeleton.of(s.text) for s in self.sources]
+        self.keys: dict[object, list[int]] = defaultdict(list)
+        for i, s in enumerate(self.sources):
+            self.keys[s.key].append(i)
         n = self.params.seed
-        self.index: dict[str, list[tuple[int, int]]] = defaultdict(list)
+        # a hit packed in one machine int (source << SHIFT | position), in arrays: a whole
+        # work's index stays small
+        self.index: dict[str, array[int]] = defaultdict(lambda: array("q"))
         for i, sk in enumerate(self.skeletons):
             for k in range(len(sk.chars) - n + 1):
-                self.index[sk.chars[k : k + n]].append((i, k))
+                self.index[sk.chars[k : k + n]].append(i << _SHIFT | k)
 
-    def trace(self, text: str, near: Collection[object] = ()) -> list[Quotation]:
+    def for_speaker(self, speaker: str) -> SourceIndex:
+        """The same index (shared, not rebuilt), its sources in ``speaker``'s tiers: one
+        index of every speaker's blocks serves them all."""
+        other = copy.copy(self)
+        other.tiers = _tiers(self.sources, speaker)
+        return other
+
+    def trace(
+        self,
+        text: str,
+        near: Collection[object] = (),
+        local: Collection[object] | None = None,
+        far: bool = True,
+    ) -> list[Quotation]:
         """The quotations ``text`` (the quoted words, original characters) makes of these
-        sources, in the order of the text; offsets are into ``text``. Sources whose key is in
-        ``near`` (the blocks on the parallel passages) are searched first."""
+        sources, in the order of the text; offsets are into ``text``. Tier by tier, sources
+        whose key is in ``near`` (the blocks on the parallel passages) are searched first,
+        then those in ``local`` (the chapter's; None: all); the rest last, strictly (unless
+        not ``far``)."""
         q = Skeleton.of(text)
-        close = {i for i, s in enumerate(self.sources) if s.key in near}
-        scopes = [(x, x is not t) for t in self.tiers for x in (t & close, t) if x]
         pieces: list[_Piece] = []
         todo = [(0, len(q.chars))]
+        scopes = [x for x in self._scopes(near, local) if far or x[1] != "work"]
         while todo:
             a, b = todo.pop()
             if b - a < self.params.min_quote:
                 continue
+            # the rest of the work only for words the chapter holds nothing of: beside a
+            # quotation found here, the rest is more likely the author's own
             found = next(
-                (got for x, near in scopes if (got := self._search(q.chars, a, b, x, near))), []
+                (
+                    got
+                    for x, reach in scopes
+                    if (reach != "work" or not pieces)
+                    and (got := self._search(q.chars, a, b, x, reach))
+                ),
+                [],
             )
             if not found:
                 continue
@@ -176,12 +214,25 @@ class SourceIndex:
         pieces = _join(sorted(pieces, key=lambda p: p.q0), self.skeletons, self.params)
         return [self._quotation(q, p) for p in pieces]
 
-    def _search(self, q: str, a: int, b: int, scope: set[int], near: bool) -> list[_Piece]:
-        """The best candidate's pieces for q[a:b] among the sources in ``scope`` (``near``:
-        the blocks on the parallel passages)."""
+    def _scopes(
+        self, near: Collection[object], local: Collection[object] | None
+    ) -> list[tuple[set[int], str]]:
+        """The sets of sources searched in turn, each with its reach: near, chapter, work."""
+        close = {i for k in near for i in self.keys.get(k, ())}
+        here = set(range(len(self.sources)))
+        if local is not None:
+            here = {i for k in local for i in self.keys.get(k, ())}
+        scopes = [(x, reach) for t in self.tiers for x, reach in _split(t, close, here) if x]
+        if local is not None:
+            scopes += [(t - here, "work") for t in self.tiers if t - here]
+        return scopes
+
+    def _search(self, q: str, a: int, b: int, scope: set[int], reach: str) -> list[_Piece]:
+        """The best candidate's pieces for q[a:b] among the sources in ``scope`` (``reach``:
+        near — the blocks on the parallel passages, chapter, or work)."""
         best: list[_Piece] = []
         for src, s0, s1 in self._candidates(q, a, b, scope):
-            got = self._align(q, a, b, src, s0, s1, near)
+            got = self._align(q, a, b, src, s0, s1, reach)
             if sum(p.matched for p in got) > sum(p.matched for p in best):
                 best = got
         return best
@@ -191,9 +242,10 @@ class SourceIndex:
         n, p = self.params.seed, self.params
         hits: dict[int, list[tuple[int, int]]] = defaultdict(list)
         for k in range(a, b - n + 1):
-            for i, pos in self.index.get(q[k : k + n], ()):
+            for hit in self.index.get(q[k : k + n], ()):
+                i = hit >> _SHIFT
                 if i in scope:
-                    hits[i].append((pos, k))
+                    hits[i].append((hit & _MASK, k))
         found = []
         for i, hs in hits.items():
             for cluster in _clusters(sorted(hs), p.window_gap):
@@ -205,7 +257,7 @@ class SourceIndex:
         return [(i, s0, s1) for _, i, s0, s1 in found[: p.candidates]]
 
     def _align(
-        self, q: str, a: int, b: int, src: int, s0: int, s1: int, near: bool
+        self, q: str, a: int, b: int, src: int, s0: int, s1: int, reach: str
     ) -> list[_Piece]:
         """q[a:b] against the source stretch: the runs that are no chance, cut into pieces."""
         s = self.skeletons[src].chars
@@ -215,17 +267,21 @@ class SourceIndex:
             if tag == "equal"
         ]
         runs = [r for r in _extended(runs, q, s, a, b) if r[1] - r[0] >= self.params.min_run]
-        return [p for p in _pieces(runs, src, s, self.params) if self._passes(q, p, near)]
+        return [p for p in _pieces(runs, src, s, self.params) if self._passes(q, p, reach)]
 
-    def _passes(self, q: str, p: _Piece, near: bool) -> bool:
+    def _passes(self, q: str, p: _Piece, reach: str) -> bool:
         par = self.params
         exact = p.matched == p.q1 - p.q0 == p.s1 - p.s0
-        if near and exact and p.matched >= par.short_exact:
+        if reach == "near" and exact and p.matched >= par.short_exact:
             return True  # a few words copied exactly from the commentary on this 经文
-        if p.matched < par.min_matched or p.matched < par.min_coverage * (p.q1 - p.q0):
+        far = reach == "work"
+        least = par.far_min_matched if far else par.min_matched
+        share = par.far_min_coverage if far else par.min_coverage
+        if p.matched < least or p.matched < share * (p.q1 - p.q0):
             return False
         s = self.skeletons[p.source].chars[p.s0 : p.s1]
-        return Indel.normalized_similarity(q[p.q0 : p.q1], s) >= par.min_similarity
+        similar = par.far_min_similarity if far else par.min_similarity
+        return Indel.normalized_similarity(q[p.q0 : p.q1], s) >= similar
 
     def _quotation(self, q: Skeleton, p: _Piece) -> Quotation:
         sk = self.skeletons[p.source]
@@ -289,6 +345,20 @@ def trace(
     """``SourceIndex(sources).trace(text, near)``: for one quotation and a few sources (all
     in one tier)."""
     return SourceIndex(sources, params=params).trace(text, near)
+
+
+def _tiers(sources: Sequence[Source], speaker: str | None) -> list[set[int]]:
+    """The sources in ``speaker``'s tiers, in order (no speaker: all in one tier)."""
+    ranks = [tier_of(speaker, s.voice, s.kind) if speaker else 0 for s in sources]
+    return [
+        {i for i, r in enumerate(ranks) if r == t}
+        for t in sorted({r for r in ranks if r is not None})
+    ]
+
+
+def _split(tier: set[int], close: set[int], here: set[int]) -> list[tuple[set[int], str]]:
+    """One tier's sources in the order they are searched: near, then the chapter's."""
+    return [(tier & close & here, "near"), (tier & here, "chapter")]
 
 
 def _extended(

@@ -27,7 +27,8 @@ from typing import Any
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import XSD
 
-from kg.nlp.quotations import Quotation, Source, SourceIndex, tier_of, tiers
+from kg.nlp.commentary_rules import load_rules
+from kg.nlp.quotations import Quotation, Source, SourceIndex, speakers, tier_of, tiers
 from kg.nlp.voices import Voice, split_voices
 from kg.rdf.iris import SLUG, Minter
 from kg.rdf.namespaces import LJ, PERSON, PROV
@@ -75,6 +76,7 @@ class Traced:
     start: int  # the quoted words' span in the block's text
     end: int
     found: list[Quotation]
+    runs_on: bool = False  # the author's words right after a report, still the reported's
 
     @property
     def text(self) -> str:
@@ -95,6 +97,8 @@ class TraditionLinker:
         self.quotations_graph = minter.graph("quotations")
         self.stats: dict[str, int] = {}
         self.names: Mapping[str, str] = {}  # speakers a census found (kg.nlp.new_voices)
+        self._indexes: dict[tuple[str, str], SourceIndex] = {}  # (speaker, book) → sources
+        self._notes: dict[object, frozenset[object]] | None = None
 
     def count(self, what: str, n: int = 1) -> None:
         self.stats[what] = self.stats.get(what, 0) + n
@@ -132,21 +136,110 @@ class TraditionLinker:
             )
 
     def traced(self, book: LinkChapter, near: Mapping[object, set[object]]) -> Iterator[Traced]:
-        """Each quoting opinion of the chapter with the quotations found for it (the blocks
-        on a passage's parallels, ``near``, searched first)."""
-        theirs = self._same_rite(book.rite, book.work)
-        indexes: dict[str, SourceIndex] = {}
+        """Each quoting opinion of the chapter with the quotations found for it: in the
+        blocks on a passage's parallels (``near``) first, then in the rest of the chapter,
+        then, strictly, in the rest of the works."""
+        local = {
+            b.iri
+            for c in self._same_rite(book.rite, book.work)
+            for p in c.passages
+            for b in p.blocks
+        }
         for p in book.passages:
             for block in p.blocks:
-                for i, v in enumerate(split_voices(block.text, self.names), 1):
+                voices = split_voices(block.text, self.names)
+                for i, v in enumerate(voices, 1):
                     quoted = quoted_span(v)
                     if quoted is None:
                         continue
                     speaker, (a, b) = quoted
-                    if speaker not in indexes:
-                        indexes[speaker] = SourceIndex(_sources(theirs, speaker), speaker)
-                    found = indexes[speaker].trace(block.text[a:b], near.get(p.iri, ()))
+                    index = self._index(speaker, book.work)
+                    found = index.trace(block.text[a:b], near.get(p.iri, ()), local)
                     yield Traced(block, i, v, speaker, a, b, found)
+                    if v.kind == "report" and found and i < len(voices):
+                        tail = self._runs_on(block, v, voices[i], index, found)
+                        if tail:
+                            yield Traced(block, i + 1, voices[i], speaker, *tail, runs_on=True)
+
+    def _runs_on(
+        self, block: LinkBlock, v: Voice, after: Voice, index: SourceIndex, found: list
+    ) -> tuple[int, int, list[Quotation]] | None:
+        """A report's view ends at its first clause, but the author may go on in the reported
+        note's words with no separator (郑氏谓 … 是也 钧犹等也): the author's voice right after
+        it, to its first separator, is searched in the notes on the source passages the view
+        came from, and only there."""
+        if after.kind != "author" or after.start != v.end:
+            return None
+        seps = load_rules().separators
+        end = next(
+            (
+                k
+                for k in range(after.start, after.end)
+                if block.text[k] in seps or block.text[k].isspace()
+            ),
+            after.end,
+        )
+        notes = {x for q in found for x in self._siblings().get(q.source.key, ())}
+        # searched as the chapter is (no few-words-exact allowance): the author's own words
+        # here often repeat a term of those notes
+        got = index.trace(block.text[after.start : end], (), notes, far=False)
+        return (after.start, end, got) if got else None
+
+    def _siblings(self) -> dict[object, frozenset[object]]:
+        """Each source block's IRI → the IRIs of the blocks on the same passage."""
+        if self._notes is None:
+            self._notes = {}
+            for c in self.works:
+                for p in c.passages:
+                    keys = frozenset(b.iri for b in p.blocks)
+                    for b in p.blocks:
+                        self._notes[b.iri] = keys
+        return self._notes
+
+    def _index(self, speaker: str, work: str) -> SourceIndex:
+        """The blocks of every chapter of the other works that may hold ``speaker``'s words:
+        one index of every traced speaker's blocks per build, ordered for each speaker."""
+        if (speaker, work) not in self._indexes:
+            if ("", work) not in self._indexes:
+                others = [c for c in self.works if c.work != work]
+                self._indexes["", work] = SourceIndex(_sources(others, speakers()))
+            self._indexes[speaker, work] = self._indexes["", work].for_speaker(speaker)
+        return self._indexes[speaker, work]
+
+    def _runs_on(
+        self, block: LinkBlock, v: Voice, after: Voice, index: SourceIndex, found: list
+    ) -> tuple[int, int, list[Quotation]] | None:
+        """A report's view ends at its first clause, but the author may go on in the reported
+        note's words with no separator (郑氏谓 … 是也 钧犹等也): the author's voice right after
+        it, to its first separator, is searched in the notes on the source passages the view
+        came from, and only there."""
+        if after.kind != "author" or after.start != v.end:
+            return None
+        seps = load_rules().separators
+        end = next(
+            (
+                k
+                for k in range(after.start, after.end)
+                if block.text[k] in seps or block.text[k].isspace()
+            ),
+            after.end,
+        )
+        notes = {x for q in found for x in self._siblings().get(q.source.key, ())}
+        # searched as the chapter is (no few-words-exact allowance): the author's own words
+        # here often repeat a term of those notes
+        got = index.trace(block.text[after.start : end], (), notes, far=False)
+        return (after.start, end, got) if got else None
+
+    def _siblings(self) -> dict[object, frozenset[object]]:
+        """Each source block's IRI → the IRIs of the blocks on the same passage."""
+        if self._notes is None:
+            self._notes = {}
+            for c in self.works:
+                for p in c.passages:
+                    keys = frozenset(b.iri for b in p.blocks)
+                    for b in p.blocks:
+                        self._notes[b.iri] = keys
+        return self._notes
 
     def between_works(self) -> Iterator[Quad]:
         """Parallels between the source works themselves, chapter by chapter."""
@@ -213,7 +306,8 @@ class TraditionLinker:
         g = self.quotations_graph
         opinion = self.minter.child(t.block.iri, f"o{t.order}")
         speaker, v, at, found, text = t.speaker, t.voice, t.start, t.found, t.text
-        self.count("quoting opinions")
+        if not t.runs_on:
+            self.count("quoting opinions")
         if not found:
             self.count("untraced quotations")
             self.count(f"untraced quotations of {speaker}")
@@ -330,13 +424,15 @@ def quoted_span(v: Voice) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
-def _sources(chapters: Sequence[LinkChapter], speaker: str) -> list[Source]:
+def _sources(chapters: Sequence[LinkChapter], who: Iterable[str]) -> list[Source]:
+    """The blocks that may hold the words of any of ``who``."""
+    who = tuple(who)
     return [
         Source(b.iri, b.text, b.voice, b.kind)
         for c in chapters
         for p in c.passages
         for b in p.blocks
-        if tier_of(speaker, b.voice, b.kind) is not None
+        if any(tier_of(s, b.voice, b.kind) is not None for s in who)
     ]
 
 
