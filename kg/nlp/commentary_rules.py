@@ -34,12 +34,15 @@ class VoiceWords:
     separators: str  # separate the parts of a block
     finals: str  # sentence-final particles
     note: Words  # 按 …: the author's own note
+    note_after_final: Words  # … of which these start one only after a final (案)
+    note_not_after: str  # … and the others anywhere but after these (杨信斋曰按: his note)
     author_resumes: Words  # 愚谓 …: the author takes the floor back
     anonymous: Words  # 旧说 …: an anonymous earlier view
     anonymous_anywhere: Words
     anonymous_after: str
     view_ends: Words  # a view ends before these (然) …
     view_ends_unless: Words  # … unless they begin these (然则)
+    parallel_mark: str  # a view of parallel clauses marked so runs over them all (者)
     quote_verb: str  # 曰
     not_names: Words  # 曰 after these is no person speaking
 
