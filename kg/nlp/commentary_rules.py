@@ -179,6 +179,10 @@ class GlossWords:
     not_in_long_definition: Words
     purpose: str
     how_frames: tuple[tuple[str, str], ...]
+    long_clause_word: str
+    act_restated_before: str
+    fragment_zhe: str
+    statement_min: int
     final_not_before: str
     not_terms: Words
     naming: Words  # B曰A, B谓之A, B之谓A

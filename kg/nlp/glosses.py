@@ -223,6 +223,7 @@ class _Reader:
         )
         how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
         act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
+        act = act or (len(term) == 1 and d[0] == term and d[1:2] in c.act_restated_before)
         subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
             "role" in self.types.get(d[:w], ()) and "role" not in self.types.get(term, ())
             for w in (1, 2)
@@ -235,6 +236,8 @@ class _Reader:
         does not name a one-character term again (执|贤获执其胜党…)?"""
         if not self.descriptive(d) or (len(term) == 1 and term in d):
             return False
+        if d.count(self.cfg.long_clause_word) > 1:
+            return False  # 随阳而处候时而行…: clauses chained, no description
         opens = any(d.startswith(w) for w in self.cfg.not_definition_start)
         if opens and not self.negated(term, d):
             return False
@@ -299,6 +302,8 @@ class _Reader:
             return False
         if d[-1] in self.cfg.not_definition_final:
             return False
+        if len(d) == 2 and d[1] == self.cfg.fragment_zhe and (len(term) == 1 or d[0] in term):
+            return False  # 关|门者, 横三缩二|横者: the end of a longer phrase
         framed = any(
             d.startswith(x) and d.endswith(y) and len(d) > len(x) + len(y)
             for x, y in self.cfg.definition_frames
@@ -317,7 +322,21 @@ class _Reader:
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
         if framed or self.expansion(term, d) or self.negated(term, d):
             return True
+        if len(d) >= self.cfg.statement_min and self.statement(term, d):
+            return False
         return not any(d.startswith(w) for w in self.cfg.not_definition_start)
+
+    def statement(self, term: str, d: str) -> bool:
+        """Is a long definition of a thing what the thing does (雁|取知时飞翔有行列), not a
+        noun phrase (缌麻|布之细如丝者, 祧|迁主所藏之庙)? It opens with an act, has no 之 and
+        no nominal ending, and the term is an object or a person."""
+        thing = bool(self.types.get(term, frozenset()) & {"object", "role"})
+        return (
+            thing
+            and not self.named(d)
+            and not self.descriptive(d)
+            and any(d[:w] in self.actions and not self.objects.get(d[:w]) for w in (1, 2))
+        )
 
     def expansion(self, term: str, d: str) -> bool:
         """Does the definition restate the term (反位 → 反中西南东面之位)?"""
@@ -645,7 +664,8 @@ class _Reader:
             return
         t = self.term_before(s, k)
         be = self.stop(k + 1, be)
-        if t and t[0] == s and self.definition_ok(k + 1, be):
+        opens = n[k + 1 : k + 2] in self.cfg.not_term_start  # 主人为之具者: "for him"
+        if t and t[0] == s and not opens and self.definition_ok(k + 1, be):
             yield self._gloss(t, (k + 1, be), "A为B")
 
     def _gloss(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
@@ -708,6 +728,8 @@ class _Reader:
         """``A者B也``: B defines A, not explains the act (拜宾者拜其来助祭)."""
         n = self.norm
         term, d = n[t[0] : t[1]], n[t[1] + 1 : body_end]
+        if d.endswith("者") and body_end < len(n) and n[body_end] not in self.finals:
+            return  # 折横覆之者|以折之长者|横于圹上也: the clause goes on past its 者
         banned = self.cfg.not_definition_start_zhe
         negated = any(c in self.cfg.negations for c in term + d[:1])
         if len(term) > 1 and term not in self.lexicon and not set(term) & set(d) and not negated:
