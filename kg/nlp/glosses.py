@@ -265,13 +265,18 @@ class _Reader:
         return a > cs and (n[a:b] not in self.lexicon or head) and n[a - 1 : b] in self.passage
 
     def term_at_start(
-        self, cs: int, limit: int, longest: int | None = None
+        self, cs: int, limit: int, longest: int | None = None, cut: bool = True
     ) -> tuple[int, int] | None:
-        """The longest word opening the clause, leaving at least one character after it."""
-        for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1):
-            if self.is_term(cs, cs + n):
-                return cs, cs + n
-        return None
+        """The longest word opening the clause, leaving at least one character after it; with
+        ``cut``, not one that a lexicon word runs out of when a shorter one will do
+        (雍爨|雍人之灶, not 雍爨雍|人之灶)."""
+        found = [
+            (cs, cs + n)
+            for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1)
+            if self.is_term(cs, cs + n)
+        ]
+        first = found[0] if found else None
+        return next((t for t in found if self.boundary(t[1])), first) if cut else first
 
     def term_after(self, k: int, limit: int) -> tuple[int, int] | None:
         """The longest word starting at k (a term named after 曰 / 谓之)."""
@@ -683,7 +688,7 @@ class _Reader:
         if t and t[1] - t[0] > 2 and self.negated_who(n[t[0] : t[1]]):
             t, cut = (t[0], t[1] - 1), True  # 无受者|不以轻服受之: A者B of the negated phrase
         if t and n[t[1]] == "之" and t[1] - t[0] > 2:  # 大功布|之用功… : 大功|布之用功粗大者
-            shorter = self.term_at_start(cs, body_end, longest=2)
+            shorter = self.term_at_start(cs, body_end, longest=2, cut=False)
             t, cut = (shorter, True) if shorter and shorter[1] == t[1] - 1 else (t, cut)
         if not t or (self.truncated(t) and not cut):
             return
