@@ -698,7 +698,7 @@ class _Reader:
         if n[t[1]] == "者":  # A者B也: 者 marks the term, four characters will do (燕养馈羞者)
             yield from self.zhe(t, body_end, long)
             return
-        if t[1] - t[0] >= 4 and term not in self.lexicon:
+        if t[1] - t[0] >= 4 and term not in self.lexicon and not self.restated(term, t[1], body_end):
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
             yield self._gloss(t, (t[1], body_end), "A B之名")
@@ -712,13 +712,22 @@ class _Reader:
         ):
             yield self._gloss(t, (t[1], body_end), "A B也")
 
+    def restated(self, term: str, d0: int, d1: int) -> bool:
+        """Is a four-character phrase of the passage restated as a whole, not explained: the
+        definition keeps its words (旬有一日|十一日), paraphrases its negation (不辟子卯|不避忌日)
+        or renders it word for word (夙兴夜处|早起夜卧), naming no act of the passage?"""
+        d = self.norm[d0:d1]
+        same = len(d) == len(term) and not self.passage_acts(term, d)
+        return self.expansion(term, d) or self.negated(term, d) or same
+
     def goes_on(self, term: str, d: str) -> bool:
         """Does a bare definition open with the passage's own act or person, the passage
-        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者)?
+        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者,
+        伯父|天子称同姓大国之辞)?
         Only for a term of two characters or more, not restated (卒|取矢毕, 正|司马正 are
         glosses)."""
-        if len(term) < 2 or d[-1] == term[-1]:
-            return False
+        if len(term) < 2 or d[-1] == term[-1] or any(d.endswith(w) for w in self.cfg.endings):
+            return False  # …之辞, …之称: a name, whoever it opens with
         for w in (2, 1):
             head = d[:w]
             if len(d) <= w or head in term or head not in self.passage:
