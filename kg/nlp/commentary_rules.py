@@ -138,6 +138,7 @@ class GlossWords:
     not_definition_start: Words
     not_definition_start_zhe: Words
     not_in_definition: Words
+    not_after_definition_start: Words
     not_in_definition_clause: Words
     definition_frames: tuple[tuple[str, str], ...]
     expansion_min_term: int

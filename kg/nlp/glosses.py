@@ -305,6 +305,8 @@ class _Reader:
             return False
         if any(w in d for w in self.cfg.not_in_definition):
             return False
+        if any(w in d[1:] for w in self.cfg.not_after_definition_start):
+            return False
         if d[-1] in self.cfg.not_definition_final:
             return False
         if len(d) == 2 and d[1] == self.cfg.fragment_zhe and (len(term) == 1 or d[0] in term):
@@ -330,6 +332,14 @@ class _Reader:
         if len(d) >= self.cfg.statement_min and self.statement(term, d):
             return False
         return not any(d.startswith(w) for w in self.cfg.not_definition_start)
+
+    def predicate(self, g: Gloss) -> bool:
+        """Does a definition say what the term does, opening with an act (髻发|用麻), not
+        name it (宾长|上宾, 碑|所以丽牲者)?"""
+        d = g.definition
+        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+        act = any(d[:w] in self.actions and not self.objects.get(d[:w]) for w in (1, 2))
+        return act and not framed and not self.named(d) and not self.expansion(g.term, d)
 
     def statement(self, term: str, d: str) -> bool:
         """Is a long definition of a thing what the thing does (雁|取知时飞翔有行列), not a
@@ -436,8 +446,12 @@ class _Reader:
                 whole = after and n[ce - 1] == "也"
                 alone = after and (n[ce - 1] == "也" or ce == end)
                 found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole, alone))
-                if by_quote:  # closed by the next voice only: a name (虞|丧祭名)
+                # closed by the next voice only (虞|丧祭名), or a view cut by the verdict on it
+                # (髻发用麻|其说是也: what is said of it): a name
+                if by_quote:
                     found = [g for g in found if g.pattern != "A B也" or self.named(g.definition)]
+                elif view and self.norm[ce - 1] not in self.finals:
+                    found = [g for g in found if g.pattern != "A B也" or not self.predicate(g)]
                 if not found:
                     found = self.tail(cs, ce)
                 if not found and prev:
@@ -728,6 +742,8 @@ class _Reader:
         glosses)."""
         if len(term) < 2 or d[-1] == term[-1] or any(d.endswith(w) for w in self.cfg.endings):
             return False  # …之辞, …之称: a name, whoever it opens with
+        if all(ch in d for ch in term):
+            return False  # 右之|设几于筵之右: the term restated, not the passage going on
         for w in (2, 1):
             head = d[:w]
             if len(d) <= w or head in term or head not in self.passage:
