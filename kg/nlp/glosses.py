@@ -712,7 +712,11 @@ class _Reader:
         if n[t[1]] == "者":  # A者B也: 者 marks the term, four characters will do (燕养馈羞者)
             yield from self.zhe(t, body_end, long)
             return
-        if t[1] - t[0] >= 4 and term not in self.lexicon and not self.restated(term, t[1], body_end):
+        if (
+            t[1] - t[0] >= 4
+            and term not in self.lexicon
+            and not self.restated(term, t[1], body_end)
+        ):
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
             yield self._gloss(t, (t[1], body_end), "A B之名")

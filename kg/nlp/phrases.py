@@ -146,7 +146,7 @@ def _parallel_end(norm: str, body: int, end: int, limit: int, rules: Rules) -> i
     """A view of parallel A者B clauses runs over all of them (挋用巾者拭发也挋用浴衣者拭身也):
     each next clause opens with the view's first character and holds 者."""
     zhe = rules.patterns.voices.parallel_mark
-    first = norm[body : end].find(zhe)
+    first = norm[body:end].find(zhe)
     if first < 1:
         return end
     while end < limit and norm[end] == norm[body]:
