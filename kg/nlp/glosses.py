@@ -526,9 +526,12 @@ class _Reader:
             nxt = self.term_at_start(p, e)
             d = self.norm[t[1] : p]
             ending = (
-                any(d.endswith(w) for w in self.cfg.endings)
+                any(d.endswith(w) and len(d) >= len(w) + 2 for w in self.cfg.endings)
                 or any(self.norm.startswith(w, p) for w in self.cfg.openers)
-                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+                or any(
+                    d.startswith(x) and d.endswith(y) and len(d) >= len(x) + len(y) + 2
+                    for x, y in self.cfg.definition_frames
+                )
             )
             ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
             ending = ending and (
@@ -774,6 +777,7 @@ class _Reader:
             and (
                 self.expansion(term, d)
                 or self.negated(term, d)
+                or d[-1] == term[-1]  # 如觌币者|其数如宾觌之币: the head kept
                 or not any(map(d.startswith, banned))
             )
         ):
