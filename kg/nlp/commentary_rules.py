@@ -52,6 +52,7 @@ class ReportWords:
     """[reports]: the author reporting another's view (敖君善谓 …, 郑注 …)."""
 
     verbs: Words
+    verb_leads: Words  # 则 / 亦 / 又 / 乃 before any of the verbs (敖氏则读 …)
     work_authors: dict[str, str]  # work slug → commentator slug
     verdict_leads: Words  # 今从之, 其义亦通: words a verdict on a reported view may open with
     verdict_within: int  # the clauses after the view's first in which its verdict may come
@@ -196,6 +197,7 @@ class GlossWords:
     max_lexicon_word: int
     taken_as: str  # A为B
     taken_as_open: str
+    not_taken_after: str  # a view after these reads a character, it glosses none (读A为B)
     ji_verbs: str
 
 
@@ -306,7 +308,8 @@ def _name_patterns(
     quote_re = re.compile(f"(?:{alternation(names)}){re.escape(patterns.voices.quote_verb)}")
     via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
     report_re = re.compile(
-        f"(?P<name>{alternation(names)})(?P<verb>{alternation(reports.verbs)})"
+        f"(?P<name>{alternation(names)})"
+        f"(?P<verb>(?:{alternation(reports.verb_leads)})?(?:{alternation(reports.verbs)}))"
         f"|(?P<work>{alternation(via_work)})"
     )
     return quote_re, report_re

@@ -222,7 +222,8 @@ class _Reader:
             for i in range(1, len(d))
         )
         how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
-        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
+        whole = len(term) > 1 and all(ch in d for ch in term)  # 官戒者|戒诸官: restated whole
+        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1] and not whole
         act = act or (len(term) == 1 and d[0] == term and d[1:2] in c.act_restated_before)
         subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
             "role" in self.types.get(d[:w], ()) and "role" not in self.types.get(term, ())
@@ -431,7 +432,8 @@ class _Reader:
             by_quote = not closed and ce == end and quote and self.norm[ce - 1] != "者"
             closed = closed or (ce == end and (view or quote or self.norm[ce - 1] == "者"))
             found = list(self.marked(cs, ce, closed))
-            if view and cs == start and not found:
+            reading = self.norm[start - 1 : start] in self.cfg.not_taken_after  # 读堕为挼
+            if view and cs == start and not found and not reading:
                 found = list(self.taken_as(cs, ce))
             if found:
                 first = min(g.start for g in found)
