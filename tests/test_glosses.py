@@ -137,3 +137,40 @@ def test_a_one_character_verb_and_its_object_may_be_glossed() -> None:
     ]
     # …but A者B of a phrase sharing no character with its definition explains it: no gloss
     assert pairs("左何之者扱领于带也", "簪裳于衣左何之") == []
+
+
+@pytest.mark.parametrize(
+    ("passage", "text", "absent"),
+    [
+        # a one-character term with a two-character 者 definition: the end of a longer phrase
+        ("谒关人", "关人司关之属守关门者也", ("关", "门者")),
+        # a definition past the 者 a clause was split at goes on (…者|横于圹上也)
+        ("折横覆之抗木横三", "郝氏则谓折横覆之者以折之长者横于圹上也", ("折横覆之", "以折之长者")),
+        # the term's act restated with its object: what was done, not what the word means
+        ("及竟张旃誓", "郑氏谓誓者誓于其众使无干犯是也", ("誓", "誓于其众使无干犯")),
+        # a term no lexicon word runs out of, when a shorter one will do
+        ("雍人摡鼎于雍爨雍爨在门东", "雍爨雍人之灶也", ("雍爨雍", "人之灶")),
+        # a view cut by its verdict says what the term does (用 …), it names nothing
+        ("主人髻发袒", "敖氏则以为髻发用麻其说是也", ("髻发", "用麻")),
+        # a nominal ending closes a run only after two characters: 容貌 is a noun going on
+        ("容弥蹙以为仪", "容弥蹙容貌愈加敬谨也", ("容弥蹙", "容貌")),
+    ],
+)
+def test_more_fragments_are_no_glosses(passage: str, text: str, absent: tuple[str, str]) -> None:
+    assert absent not in pairs(text, passage)
+
+
+@pytest.mark.parametrize(
+    ("passage", "text", "expected"),
+    [
+        ("天子使大夫戒曰伯父", "伯父天子称同姓大国之辞也", ("伯父", "天子称同姓大国之辞")),
+        ("始虞曰夙兴夜处不宁", "夙兴夜处早起夜卧也", ("夙兴夜处", "早起夜卧")),
+        ("筮旬有一日", "旬有一日十一日也", ("旬有一日", "十一日")),
+        ("朝夕哭不辟子卯", "不辟子卯不避忌日也", ("不辟子卯", "不避忌日")),
+        ("雍人摡鼎于雍爨雍爨在门东", "雍爨雍人之灶也", ("雍爨", "雍人之灶")),
+    ],
+)
+def test_phrases_of_the_passage_restated_and_names(
+    passage: str, text: str, expected: tuple[str, str]
+) -> None:
+    assert expected in pairs(text, passage)

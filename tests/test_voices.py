@@ -167,8 +167,18 @@ def test_the_vocabulary_knows_the_scholars_a_qing_ritualist_quotes() -> None:
         "徐原一": "xuqianxue",
         "程伊川": "chengyi",
         "朱仲晦": "zhuxi",
+        # 字 made of ordinary words, which the rule for unknown names refuses (三, 平)
+        "盛庸三": "shengshizuo",
+        "江慎修": "jiangyong",
+        "王平仲": "wangzhichang",
+        "任翼圣": "renqiyun",
+        "吴中林": "wutinghua",
     }
     assert {n: names.get(n) for n in expected} == expected
+    assert [v.speaker for v in split_voices("羞进也○盛庸三曰羞者所以尽欢也")] == [
+        "caidejin",
+        "shengshizuo",
+    ]
     # 云 / 谓 after one of them is the author reporting him (his 字 holds 上, a word)
     got = split_voices("冠者成人也姜上均谓冠者责成人之礼也")
     assert [(v.kind, v.reports) for v in got][-1] == ("report", "jiangzhaoxi")
@@ -244,3 +254,39 @@ def test_a_report_after_a_separator_leaves_it_out() -> None:
         ("caidejin", "report", "郑氏谓缫以韦衣木"),
         ("caidejin", "author", "其色则异"),
     ]
+
+
+def test_an_note_ends_a_quote_with_or_without_a_final() -> None:
+    # 按 is the author's attribution: the quote ends there, final or not; after 曰 it is the
+    # quoted scholar's own note
+    text = "郝仲舆曰宾主之礼按此主人之辞"
+    assert voices(text) == [
+        ("haojing", "quote", "郝仲舆曰宾主之礼"),
+        ("caidejin", "note", "按此主人之辞"),
+    ]
+    assert [k for _, k, _ in voices("杨信斋曰按乡射之礼如此")] == ["quote"]
+    # 案 alone is a table unless a final stands before it
+    assert [k for _, k, _ in voices("郝仲舆曰设几案于席前")] == ["quote"]
+
+
+def test_a_note_runs_on_over_the_authors_parts_after_it() -> None:
+    text = "按此大夫之礼也○士则降于大夫"
+    assert voices(text) == [("caidejin", "note", text)]
+
+
+def test_a_note_may_open_right_after_the_verdict_on_a_report() -> None:
+    text = "敖氏谓宾主皆北面得之又按宾北面者听命也"
+    assert [(s, k) for s, k, _ in voices(text)] == [("caidejin", "report"), ("caidejin", "note")]
+    assert voices(text)[1][2] == "又按宾北面者听命也"
+
+
+def test_a_reported_view_of_parallel_clauses_runs_over_all_of_them() -> None:
+    text = "郑氏谓袭衣者加衣于尸也袭带者加带于尸也按此袭之礼"
+    got = voices(text)
+    assert got[0] == ("caidejin", "report", "郑氏谓袭衣者加衣于尸也袭带者加带于尸也")
+    assert got[1][1] == "note"
+
+
+def test_a_verdict_may_close_the_last_clause_of_a_view() -> None:
+    text = "贾氏谓荐进也将以进之于尸亦通○此荐豆之节也"
+    assert voices(text)[0] == ("caidejin", "report", "贾氏谓荐进也将以进之于尸亦通")

@@ -34,12 +34,15 @@ class VoiceWords:
     separators: str  # separate the parts of a block
     finals: str  # sentence-final particles
     note: Words  # 按 …: the author's own note
+    note_after_final: Words  # … of which these start one only after a final (案)
+    note_not_after: str  # … and the others anywhere but after these (杨信斋曰按: his note)
     author_resumes: Words  # 愚谓 …: the author takes the floor back
     anonymous: Words  # 旧说 …: an anonymous earlier view
     anonymous_anywhere: Words
     anonymous_after: str
     view_ends: Words  # a view ends before these (然) …
     view_ends_unless: Words  # … unless they begin these (然则)
+    parallel_mark: str  # a view of parallel clauses marked so runs over them all (者)
     quote_verb: str  # 曰
     not_names: Words  # 曰 after these is no person speaking
 
@@ -49,6 +52,7 @@ class ReportWords:
     """[reports]: the author reporting another's view (敖君善谓 …, 郑注 …)."""
 
     verbs: Words
+    verb_leads: Words  # 则 / 亦 / 又 / 乃 before any of the verbs (敖氏则读 …)
     work_authors: dict[str, str]  # work slug → commentator slug
     verdict_leads: Words  # 今从之, 其义亦通: words a verdict on a reported view may open with
     verdict_within: int  # the clauses after the view's first in which its verdict may come
@@ -135,6 +139,7 @@ class GlossWords:
     not_definition_start: Words
     not_definition_start_zhe: Words
     not_in_definition: Words
+    not_after_definition_start: Words
     not_in_definition_clause: Words
     definition_frames: tuple[tuple[str, str], ...]
     expansion_min_term: int
@@ -176,6 +181,10 @@ class GlossWords:
     not_in_long_definition: Words
     purpose: str
     how_frames: tuple[tuple[str, str], ...]
+    long_clause_word: str
+    act_restated_before: str
+    fragment_zhe: str
+    statement_min: int
     final_not_before: str
     not_terms: Words
     naming: Words  # B曰A, B谓之A, B之谓A
@@ -188,6 +197,7 @@ class GlossWords:
     max_lexicon_word: int
     taken_as: str  # A为B
     taken_as_open: str
+    not_taken_after: str  # a view after these reads a character, it glosses none (读A为B)
     ji_verbs: str
 
 
@@ -298,7 +308,8 @@ def _name_patterns(
     quote_re = re.compile(f"(?:{alternation(names)}){re.escape(patterns.voices.quote_verb)}")
     via_work = {f for f, slug in works.items() if slug in reports.work_authors and len(f) >= 2}
     report_re = re.compile(
-        f"(?P<name>{alternation(names)})(?P<verb>{alternation(reports.verbs)})"
+        f"(?P<name>{alternation(names)})"
+        f"(?P<verb>(?:{alternation(reports.verb_leads)})?(?:{alternation(reports.verbs)}))"
         f"|(?P<work>{alternation(via_work)})"
     )
     return quote_re, report_re

@@ -222,7 +222,9 @@ class _Reader:
             for i in range(1, len(d))
         )
         how = any(d.startswith(x) and d.endswith(y) for x, y in c.how_frames)
-        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1]
+        whole = len(term) > 1 and all(ch in d for ch in term)  # 官戒者|戒诸官: restated whole
+        act = d[0] in term and d[0] in self.actions and d[-1] != term[-1] and not whole
+        act = act or (len(term) == 1 and d[0] == term and d[1:2] in c.act_restated_before)
         subject = any(  # 一拜者|士于大夫礼杀: a statement of its own, with its subject
             "role" in self.types.get(d[:w], ()) and "role" not in self.types.get(term, ())
             for w in (1, 2)
@@ -235,6 +237,8 @@ class _Reader:
         does not name a one-character term again (执|贤获执其胜党…)?"""
         if not self.descriptive(d) or (len(term) == 1 and term in d):
             return False
+        if d.count(self.cfg.long_clause_word) > 1:
+            return False  # 随阳而处候时而行…: clauses chained, no description
         opens = any(d.startswith(w) for w in self.cfg.not_definition_start)
         if opens and not self.negated(term, d):
             return False
@@ -262,13 +266,18 @@ class _Reader:
         return a > cs and (n[a:b] not in self.lexicon or head) and n[a - 1 : b] in self.passage
 
     def term_at_start(
-        self, cs: int, limit: int, longest: int | None = None
+        self, cs: int, limit: int, longest: int | None = None, cut: bool = True
     ) -> tuple[int, int] | None:
-        """The longest word opening the clause, leaving at least one character after it."""
-        for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1):
-            if self.is_term(cs, cs + n):
-                return cs, cs + n
-        return None
+        """The longest word opening the clause, leaving at least one character after it; with
+        ``cut``, not one that a lexicon word runs out of when a shorter one will do
+        (雍爨|雍人之灶, not 雍爨雍|人之灶)."""
+        found = [
+            (cs, cs + n)
+            for n in range(min(longest or self.cfg.max_term, limit - cs - 1), 0, -1)
+            if self.is_term(cs, cs + n)
+        ]
+        first = found[0] if found else None
+        return next((t for t in found if self.boundary(t[1])), first) if cut else first
 
     def term_after(self, k: int, limit: int) -> tuple[int, int] | None:
         """The longest word starting at k (a term named after 曰 / 谓之)."""
@@ -297,8 +306,12 @@ class _Reader:
             return False
         if any(w in d for w in self.cfg.not_in_definition):
             return False
+        if any(w in d[1:] for w in self.cfg.not_after_definition_start):
+            return False
         if d[-1] in self.cfg.not_definition_final:
             return False
+        if len(d) == 2 and d[1] == self.cfg.fragment_zhe and (len(term) == 1 or d[0] in term):
+            return False  # 关|门者, 横三缩二|横者: the end of a longer phrase
         framed = any(
             d.startswith(x) and d.endswith(y) and len(d) > len(x) + len(y)
             for x, y in self.cfg.definition_frames
@@ -317,7 +330,29 @@ class _Reader:
             return False  # a clause (…者…), unless the term is restated (拜辱拜戒者来辱)
         if framed or self.expansion(term, d) or self.negated(term, d):
             return True
+        if len(d) >= self.cfg.statement_min and self.statement(term, d):
+            return False
         return not any(d.startswith(w) for w in self.cfg.not_definition_start)
+
+    def predicate(self, g: Gloss) -> bool:
+        """Does a definition say what the term does, opening with an act (髻发|用麻), not
+        name it (宾长|上宾, 碑|所以丽牲者)?"""
+        d = g.definition
+        framed = any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+        act = any(d[:w] in self.actions and not self.objects.get(d[:w]) for w in (1, 2))
+        return act and not framed and not self.named(d) and not self.expansion(g.term, d)
+
+    def statement(self, term: str, d: str) -> bool:
+        """Is a long definition of a thing what the thing does (雁|取知时飞翔有行列), not a
+        noun phrase (缌麻|布之细如丝者, 祧|迁主所藏之庙)? It opens with an act, has no 之 and
+        no nominal ending, and the term is an object or a person."""
+        thing = bool(self.types.get(term, frozenset()) & {"object", "role"})
+        return (
+            thing
+            and not self.named(d)
+            and not self.descriptive(d)
+            and any(d[:w] in self.actions and not self.objects.get(d[:w]) for w in (1, 2))
+        )
 
     def expansion(self, term: str, d: str) -> bool:
         """Does the definition restate the term (反位 → 反中西南东面之位)?"""
@@ -397,7 +432,8 @@ class _Reader:
             by_quote = not closed and ce == end and quote and self.norm[ce - 1] != "者"
             closed = closed or (ce == end and (view or quote or self.norm[ce - 1] == "者"))
             found = list(self.marked(cs, ce, closed))
-            if view and cs == start and not found:
+            reading = self.norm[start - 1 : start] in self.cfg.not_taken_after  # 读堕为挼
+            if view and cs == start and not found and not reading:
                 found = list(self.taken_as(cs, ce))
             if found:
                 first = min(g.start for g in found)
@@ -412,8 +448,12 @@ class _Reader:
                 whole = after and n[ce - 1] == "也"
                 alone = after and (n[ce - 1] == "也" or ce == end)
                 found = self.run(cs, self.body_end(cs, ce)) or list(self.bare(cs, ce, whole, alone))
-                if by_quote:  # closed by the next voice only: a name (虞|丧祭名)
+                # closed by the next voice only (虞|丧祭名), or a view cut by the verdict on it
+                # (髻发用麻|其说是也: what is said of it): a name
+                if by_quote:
                     found = [g for g in found if g.pattern != "A B也" or self.named(g.definition)]
+                elif view and self.norm[ce - 1] not in self.finals:
+                    found = [g for g in found if g.pattern != "A B也" or not self.predicate(g)]
                 if not found:
                     found = self.tail(cs, ce)
                 if not found and prev:
@@ -488,9 +528,12 @@ class _Reader:
             nxt = self.term_at_start(p, e)
             d = self.norm[t[1] : p]
             ending = (
-                any(d.endswith(w) for w in self.cfg.endings)
+                any(d.endswith(w) and len(d) >= len(w) + 2 for w in self.cfg.endings)
                 or any(self.norm.startswith(w, p) for w in self.cfg.openers)
-                or any(d.startswith(x) and d.endswith(y) for x, y in self.cfg.definition_frames)
+                or any(
+                    d.startswith(x) and d.endswith(y) and len(d) >= len(x) + len(y) + 2
+                    for x, y in self.cfg.definition_frames
+                )
             )
             ending = ending and term not in self.actions  # 命上下之辞|异…: a verb, no name
             ending = ending and (
@@ -645,7 +688,8 @@ class _Reader:
             return
         t = self.term_before(s, k)
         be = self.stop(k + 1, be)
-        if t and t[0] == s and self.definition_ok(k + 1, be):
+        opens = n[k + 1 : k + 2] in self.cfg.not_term_start  # 主人为之具者: "for him"
+        if t and t[0] == s and not opens and self.definition_ok(k + 1, be):
             yield self._gloss(t, (k + 1, be), "A为B")
 
     def _gloss(self, t: tuple[int, int], d: tuple[int, int], pattern: str) -> Gloss:
@@ -663,7 +707,7 @@ class _Reader:
         if t and t[1] - t[0] > 2 and self.negated_who(n[t[0] : t[1]]):
             t, cut = (t[0], t[1] - 1), True  # 无受者|不以轻服受之: A者B of the negated phrase
         if t and n[t[1]] == "之" and t[1] - t[0] > 2:  # 大功布|之用功… : 大功|布之用功粗大者
-            shorter = self.term_at_start(cs, body_end, longest=2)
+            shorter = self.term_at_start(cs, body_end, longest=2, cut=False)
             t, cut = (shorter, True) if shorter and shorter[1] == t[1] - 1 else (t, cut)
         if not t or (self.truncated(t) and not cut):
             return
@@ -673,7 +717,11 @@ class _Reader:
         if n[t[1]] == "者":  # A者B也: 者 marks the term, four characters will do (燕养馈羞者)
             yield from self.zhe(t, body_end, long)
             return
-        if t[1] - t[0] >= 4 and term not in self.lexicon:
+        if (
+            t[1] - t[0] >= 4
+            and term not in self.lexicon
+            and not self.restated(term, t[1], body_end)
+        ):
             return  # 升自西阶导妇入也: a phrase of the passage explained, not a word glossed
         if n.endswith("之名", t[1], body_end) and self.definition_ok(t[1], body_end):
             yield self._gloss(t, (t[1], body_end), "A B之名")
@@ -687,13 +735,24 @@ class _Reader:
         ):
             yield self._gloss(t, (t[1], body_end), "A B也")
 
+    def restated(self, term: str, d0: int, d1: int) -> bool:
+        """Is a four-character phrase of the passage restated as a whole, not explained: the
+        definition keeps its words (旬有一日|十一日), paraphrases its negation (不辟子卯|不避忌日)
+        or renders it word for word (夙兴夜处|早起夜卧), naming no act of the passage?"""
+        d = self.norm[d0:d1]
+        same = len(d) == len(term) and not self.passage_acts(term, d)
+        return self.expansion(term, d) or self.negated(term, d) or same
+
     def goes_on(self, term: str, d: str) -> bool:
         """Does a bare definition open with the passage's own act or person, the passage
-        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者)?
+        going on (刲羊|击豕各用其所宜, 司马|司士主杀牲者), not a noun defining (有司|主人之执事者,
+        伯父|天子称同姓大国之辞)?
         Only for a term of two characters or more, not restated (卒|取矢毕, 正|司马正 are
         glosses)."""
-        if len(term) < 2 or d[-1] == term[-1]:
-            return False
+        if len(term) < 2 or d[-1] == term[-1] or any(d.endswith(w) for w in self.cfg.endings):
+            return False  # …之辞, …之称: a name, whoever it opens with
+        if all(ch in d for ch in term):
+            return False  # 右之|设几于筵之右: the term restated, not the passage going on
         for w in (2, 1):
             head = d[:w]
             if len(d) <= w or head in term or head not in self.passage:
@@ -708,6 +767,8 @@ class _Reader:
         """``A者B也``: B defines A, not explains the act (拜宾者拜其来助祭)."""
         n = self.norm
         term, d = n[t[0] : t[1]], n[t[1] + 1 : body_end]
+        if d.endswith("者") and body_end < len(n) and n[body_end] not in self.finals:
+            return  # 折横覆之者|以折之长者|横于圹上也: the clause goes on past its 者
         banned = self.cfg.not_definition_start_zhe
         negated = any(c in self.cfg.negations for c in term + d[:1])
         if len(term) > 1 and term not in self.lexicon and not set(term) & set(d) and not negated:
@@ -718,6 +779,7 @@ class _Reader:
             and (
                 self.expansion(term, d)
                 or self.negated(term, d)
+                or d[-1] == term[-1]  # 如觌币者|其数如宾觌之币: the head kept
                 or not any(map(d.startswith, banned))
             )
         ):

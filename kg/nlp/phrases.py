@@ -121,6 +121,7 @@ def _first_clause_end(norm: str, body: int, limit: int, rules: Rules) -> int:
 def _later_verdict(norm: str, pos: int, limit: int, rules: Rules) -> tuple[int, PhraseMatch] | None:
     """A verdict in one of the [reports] verdict_within clauses after ``pos``: opening a
     clause, or after a lead inside one. The view runs to it."""
+    weak = set(rules.patterns.judgements.weak)
     for _ in range(rules.patterns.reports.verdict_within):
         if pos >= limit:
             return None
@@ -133,8 +134,27 @@ def _later_verdict(norm: str, pos: int, limit: int, rules: Rules) -> tuple[int, 
                 pos = i + 1
                 break
         else:
+            # the verdict may close the view's last clause (将行而始之亦通)
+            j = judgement_suffix(norm, clause, limit)
+            if j and j.start > clause + 1 and j.words not in weak:
+                return j.start, j
             return None
     return None
+
+
+def _parallel_end(norm: str, body: int, end: int, limit: int, rules: Rules) -> int:
+    """A view of parallel A者B clauses runs over all of them (挋用巾者拭发也挋用浴衣者拭身也):
+    each next clause opens with the view's first character and holds 者."""
+    zhe = rules.patterns.voices.parallel_mark
+    first = norm[body:end].find(zhe)
+    if first < 1:
+        return end
+    while end < limit and norm[end] == norm[body]:
+        stop = next((i + 1 for i in range(end, limit) if norm[i] in rules.finals), None)
+        if stop is None or zhe not in norm[end + 1 : stop - 1]:
+            break
+        end = stop
+    return end
 
 
 def view_end(
@@ -147,6 +167,8 @@ def view_end(
     report's voice (``verdict``), and may come a clause or two later (…今从之); on an
     anonymous view it is the author speaking again."""
     end = _first_clause_end(norm, body, limit, rules)
+    if norm[end - 1] in rules.finals:
+        end = _parallel_end(norm, body, end, limit, rules)
     if not verdict:
         return end, end
     j = verdict_at(norm, end, limit, rules)

@@ -159,7 +159,12 @@ def _cuts(norm: str, start: int, end: int, rules: Rules) -> list[_Cut]:
         else:
             cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
     for m in rules.note_re.finditer(norm, start + 1, end):
-        if norm[m.start() - 1] in rules.finals:
+        before = norm[m.start() - 1]
+        # 按 is the author's attribution: it ends a quote with or without a final before it
+        # (not after 曰: 杨信斋曰按 … is the quoted scholar's note), 案 alone only after a final
+        # (几案 is a table)
+        anywhere = m.group() not in v.note_after_final and before not in v.note_not_after
+        if before in rules.finals or anywhere:
             cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
     for m in rules.resume_re.finditer(norm, start, end):
         cuts.append(_Cut(m.start(), m.end(), AUTHOR, "note"))
@@ -227,11 +232,13 @@ def _summaries(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
 
 
 def _merge(voices: list[Voice]) -> list[Voice]:
-    """Adjacent unattributed parts of the author are one voice."""
+    """Adjacent unattributed parts of the author are one voice: a note (按 …) runs on over
+    the author's parts after it, separators and all, to the next attributed voice."""
     out: list[Voice] = []
     for v in voices:
-        if out and v.kind == "author" and out[-1].kind == "author" and out[-1].end <= v.start:
-            out[-1] = Voice(out[-1].start, v.end, AUTHOR, "author")
+        prev = out[-1] if out else None
+        if prev and v.kind == "author" and prev.kind in ("author", "note") and prev.end <= v.start:
+            out[-1] = Voice(prev.start, v.end, AUTHOR, prev.kind, prev.marker)
         else:
             out.append(v)
     return out
@@ -294,6 +301,9 @@ def _reports(voices: list[Voice], norm: str, rules: Rules) -> list[Voice]:
                 out.append(Voice(pos, before, AUTHOR, kind, cur_marker))
             out.append(Voice(a, stop, AUTHOR, "report", (a, b), reports=slug, view=(b, view_stop)))
             pos, cur_marker, kind = _skip_separators(norm, stop, v.end, rules), None, "author"
+            # a note may open right after the verdict on the view (… 得之又按 …)
+            if note := rules.note_re.match(norm, pos, v.end):
+                cur_marker, kind = (note.start(), note.end()), "note"
         if pos < v.end:
             out.append(Voice(pos, v.end, AUTHOR, kind, cur_marker))
     return _merge(out)
