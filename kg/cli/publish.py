@@ -47,13 +47,6 @@ def publish(
     from kg.export.publish import Retry, make_auth, parse_auth, report
     from kg.export.publish import publish as run_publish
 
-    def show(s) -> None:  # type: ignore[no-untyped-def]
-        again = f", {s.retries} {'retry' if s.retries == 1 else 'retries'}" if s.retries else ""
-        click.echo(
-            f"PUT <{s.graph}> {s.triples:,} triples, {s.bytes / 1e6:.1f} MB → {s.status} "
-            f"({s.seconds:.1f} s{again})"
-        )
-
     sent = run_publish(
         store,
         endpoint,
@@ -61,14 +54,25 @@ def publish(
         graphs=list(graphs) or None,
         timeout=timeout,
         retry=Retry(retries=retries, backoff=backoff),
-        on_sent=show,
+        on_sent=_show,
     )
     done = report(sent, endpoint)
-    total = done["total"]
-    assert isinstance(total, dict)
-    click.echo(
-        f"Published {total['graphs']} graphs, {total['triples']:,} triples, "
-        f"{total['bytes'] / 1e6:.1f} MB in {total['seconds']:.1f} s ({total['retries']} retries)"
-    )
+    click.echo(_totals(done["total"]))  # type: ignore[arg-type]
     if report_to:
         report_to.write_text(json.dumps(done, ensure_ascii=False, indent=2) + "\n")
+
+
+def _show(s) -> None:  # type: ignore[no-untyped-def]
+    """One line per graph, as it arrives."""
+    again = f", {s.retries} {'retry' if s.retries == 1 else 'retries'}" if s.retries else ""
+    click.echo(
+        f"PUT <{s.graph}> {s.triples:,} triples, {s.bytes / 1e6:.1f} MB → {s.status} "
+        f"({s.seconds:.1f} s{again})"
+    )
+
+
+def _totals(t: dict) -> str:
+    return (
+        f"Published {t['graphs']} graphs, {t['triples']:,} triples, {t['bytes'] / 1e6:.1f} MB "
+        f"in {t['seconds']:.1f} s ({t['retries']} retries)"
+    )
