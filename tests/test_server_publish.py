@@ -196,3 +196,42 @@ def test_the_body_is_read_in_chunks_and_again_from_the_start(
         assert max(map(len, chunks)) == 64 and len(chunks) > 10
         assert b"".join(chunks) == dump.read_bytes()
         assert (body.sent, body.lines) == (dump.stat().st_size, 50)
+
+
+class _Sink(BaseHTTPRequestHandler):
+    """Reads and forgets every body (its size kept)."""
+
+    sizes: ClassVar[list[int]] = []
+
+    def do_PUT(self) -> None:
+        left = int(self.headers["Content-Length"])
+        while left > 0:
+            left -= len(self.rfile.read(min(left, 1 << 16)))
+        self.sizes.append(int(self.headers["Content-Length"]))
+        self.send_response(204)
+        self.end_headers()
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+def test_no_graph_is_held_in_memory(seeds_store: Path) -> None:
+    import tracemalloc
+
+    from kg.export.publish import publish
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Sink)
+    _Sink.sizes = []
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    tracemalloc.start()
+    try:
+        sent = publish(seeds_store, f"http://127.0.0.1:{server.server_address[1]}/s")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+        server.shutdown()
+    assert sorted(_Sink.sizes) == sorted(s.bytes for s in sent)
+    # what Python allocated at most (the sink's reads included) against the largest graph:
+    # sent from a file 1 MB at a time, the graph is never a bytes object
+    largest = max(s.bytes for s in sent)
+    assert largest > 8 << 20 and peak < largest / 2, (peak, largest)
