@@ -332,6 +332,12 @@ def dump(store: ox.Store, fmt: str, graph: str | None = None) -> bytes:
     return store.dump(**kwargs) or b""  # type: ignore[arg-type]
 
 
+def dump_graph_to(store: ox.Store, graph: str, output: Path) -> None:
+    """One named graph as N-Triples into a file, written by Oxigraph as it reads the store
+    (the graph is never held in memory: ``kg publish`` sends the file as it is read)."""
+    store.dump(output, format=ox.RdfFormat.N_TRIPLES, from_graph=ox.NamedNode(graph))
+
+
 # -- exports (kg export): re-serialize quads in the order given -------------------------------
 
 
