@@ -48,6 +48,9 @@ class Grammar:
     preps: dict[str, str]  # form -> location|source|destination
     motion_to: frozenset[str]
     motion_from: frozenset[str]
+    motion_into: frozenset[str]  # 入于室: 于 after these is where the movement ends
+    follow: frozenset[str]  # 从入: 从 before a movement is one act with it
+    follow_moves: frozenset[str]
     facings: tuple[str, ...]
     speech: frozenset[str]
     closing: frozenset[str]
@@ -114,6 +117,9 @@ def grammar(path: Path | None = None) -> Grammar:
         preps=preps,
         motion_to=n("motion", "to"),
         motion_from=n("motion", "leave"),
+        motion_into=n("motion", "into"),
+        follow=n("motion", "follow"),
+        follow_moves=n("motion", "follow_moves"),
         facings=_longest_first(f.words("facing", "forms")),
         speech=n("speech", "markers"),
         closing=n("speech", "closing_actions"),

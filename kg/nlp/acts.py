@@ -258,22 +258,24 @@ class ActReader:
     def _role_acted_on(self, i: int, it: Item, act: Act) -> bool:
         """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
         nxt = self._item(i + 1)
+        if nxt is not None and nxt.kind == "facing" and nxt.start == it.end:
+            return False  # 再拜主人东面答再拜: a role with a facing of its own starts a clause
+        if act.action_form in self.grammar.commands:
+            return self._addressee(it)  # 使卿皮弁还玉: the one sent, whatever he wears
         if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
             if act.action_form in self.grammar.gives:
                 act.add_patient(it.form, it.iri)  # 授宰币: the one given to, then the gift
                 self._touch(it)
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
+        led = self.text[it.end : it.end + 1] in self.grammar.instrument  # 帅大夫以入
+        if (
+            ahead is not None
+            and ahead.kind == "action"
+            and ahead.form in self.grammar.replies
+            and not led
+        ):
             return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
-        if act.action_form in self.grammar.commands:
-            # 命弟子…: the addressee is acted on, then does what follows
-            act.add_patient(it.form, it.iri)
-            self._touch(it)
-            self.subject = [it]
-            self.command = len(self.acts) - 1
-            self.known.add(it.iri)
-            return True
         if act.action_form in self.grammar.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
@@ -283,6 +285,16 @@ class ActReader:
                 self.command = None
             return True
         return False
+
+    def _addressee(self, it: Item) -> bool:
+        """命弟子…, 使卿…: the one commanded is acted on, then does what follows."""
+        act = self.acts[-1]
+        act.add_patient(it.form, it.iri)
+        self._touch(it)
+        self.subject = [it]
+        self.command = len(self.acts) - 1
+        self.known.add(it.iri)
+        return True
 
     def _role_in_clause(self, i: int, it: Item, act: Act | None) -> int | None:
         """A role not acted on by the verb before it: where, the clause's subject, or the one
@@ -294,6 +306,10 @@ class ActReader:
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
             group = [x for x in self.items[i : j + 1] if x.kind == "role"]
+            if self.clause_subject:
+                # 众主人堂下东面北上妇人入: the stance before had no verb; it is not this act's
+                self.pending_place, self.pending_facing = [], None
+                self.clause_start = None
             self.subject = group
             self.clause_subject = True
             self.known.update(x.iri for x in group)
@@ -356,7 +372,11 @@ class ActReader:
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
             return True
         prev = self._item(i - 1)
-        instrument = prev is not None and prev.form in self.grammar.instrument
+        instrument = (
+            prev is not None
+            and prev.form in self.grammar.instrument
+            and self.text[prev.start - 1 : prev.start] not in self.grammar.negations
+        )  # 不以酱湆: not what the act is done with
         clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
         next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
         inanimate = next_verb and nxt.form in self.grammar.inanimate  # 奠从, 烛从
@@ -536,6 +556,8 @@ class ActReader:
             and not leads_in
         ):
             self.prep = it.extra  # 委其余于中西: still the same act
+            if act.verb[1] == it.start and act.action_form in self.grammar.motion_into:
+                self.prep = "destination"  # 入于室, 至于阶: where the movement ends
             self._touch(it)
         elif nxt is not None and nxt.kind in ("place", "object"):
             self.prep = it.extra
@@ -562,6 +584,16 @@ class ActReader:
             return  # 所设中之西南: where it was set, not an act
         if self.text[it.end : it.end + 1] in self.grammar.not_an_act_before:
             return  # 后至者: those who come late
+        nxt = self._item(i + 1)
+        if (
+            it.form in self.grammar.follow
+            and nxt is not None
+            and nxt.kind == "action"
+            and nxt.start == it.end
+            and nxt.form in self.grammar.follow_moves
+        ):
+            self._start(it.start)  # 主人从入, 从立: one act, the movement
+            return
         last = self.current
         if last is not None and self._asked_or_declined(last, it):
             last.end = it.end  # 请射于宾, 辞洗: what is asked for or declined belongs to the verb
@@ -698,8 +730,8 @@ def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
     for k in range(1, len(out)):
         it, prev = out[k], out[k - 1]
         nxt = out[k + 1] if k + 1 < len(out) else None
-        if it.kind != "object" or prev.kind != "role" or prev.end != it.start:
-            continue
+        if it.kind != "object" or prev.kind not in ("role", "anonymous") or prev.end != it.start:
+            continue  # 众主人免于房, 君使人襚: the word right after who does it
         if nxt is not None and nxt.start == it.end and nxt.kind in ("object", "pronoun"):
             continue  # 主人冠端玄: what he wears
         for e in load_lexicon().entries.get(it.form, ()):
