@@ -131,6 +131,10 @@ class ActReader:
         self.clause_start: int | None = None
         self.clause_subject = False  # a role has begun the clause being read
 
+    @property
+    def _negated_instrument(self) -> set[str]:
+        return {n + w for n in self.grammar.negations for w in self.grammar.instrument}
+
     def _next_solid(self, i: int) -> Item | None:
         for it in self.items[i + 1 :]:
             if it.kind not in ("adverb", "plural", "pair", "joiner"):
@@ -291,6 +295,7 @@ class ActReader:
         act = self.acts[-1]
         act.add_patient(it.form, it.iri)
         self._touch(it)
+        self._start(it.start)  # what he wears next (使卿皮弁) is his, not the command's
         self.subject = [it]
         self.command = len(self.acts) - 1
         self.known.add(it.iri)
@@ -407,6 +412,8 @@ class ActReader:
 
     def _object_of_act(self, run: int, it: Item, act: Act) -> None:
         """A thing after the current act: where it goes, a spot, or what it handles."""
+        if self.text[it.start - 2 : it.start] in self._negated_instrument:
+            return  # 三饮不以酱湆: what the act is not done with
         if (
             self.prep is None
             and act.verb[1] == it.start
