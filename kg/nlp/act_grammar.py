@@ -54,6 +54,7 @@ class Grammar:
     facings: tuple[str, ...]
     speech: frozenset[str]
     closing: frozenset[str]
+    said_before: frozenset[str]  # 某也辞, 寡君: after these, words of the speech itself
     commands: frozenset[str]
     bare_commands: frozenset[str]
     requests: frozenset[str]  # 请射: the verb after it is asked for
@@ -92,6 +93,9 @@ class Grammar:
     not_an_act_after: frozenset[str]  # 所设: no act
     not_an_act_before: frozenset[str]  # 至者: a person, no act
     declines: frozenset[str]  # 辞洗: the verb after it is declined
+    completes: frozenset[str]  # 成拜: completes a bow another declined
+    bows: frozenset[str]  # the bows (slugs) a 辞 can decline
+    doer_suffix: str  # 吊 → 吊者: the role that names the doer of a verb
 
     @property
     def spot_words(self) -> frozenset[str]:
@@ -123,6 +127,7 @@ def grammar(path: Path | None = None) -> Grammar:
         facings=_longest_first(f.words("facing", "forms")),
         speech=n("speech", "markers"),
         closing=n("speech", "closing_actions"),
+        said_before=n("speech", "said_before"),
         commands=n("command", "verbs"),
         bare_commands=n("command", "bare"),
         requests=n("command", "request"),
@@ -161,6 +166,9 @@ def grammar(path: Path | None = None) -> Grammar:
         not_an_act_after=n("not_an_act", "after"),
         not_an_act_before=n("not_an_act", "before"),
         declines=n("not_an_act", "declined"),
+        completes=n("not_an_act", "completes"),
+        bows=frozenset(f.words("not_an_act", "bows")),
+        doer_suffix=normalize(f.value("agents", "doer_suffix", str)),
     )
 
 

@@ -194,6 +194,20 @@ class ActReader:
             nxt = self._next_solid(self.items.index(nxt))
         return nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.closing
 
+    def _acts_now(self, i: int) -> bool:
+        """Inside a speech, a role right before a movement of its own (宾入, 宾出) has begun
+        acting: the speech is over — unless the role is part of the speaker's words (寡君)."""
+        it = self.items[i]
+        if self.text[it.start - 1 : it.start] in self.grammar.said_before:
+            return False
+        nxt = self._item(self._group_end(i) + 1)
+        return (
+            nxt is not None
+            and nxt.kind == "action"
+            and nxt.start == self.items[self._group_end(i)].end
+            and nxt.form in self.grammar.follow_moves
+        )
+
     def _follows_last(self, it: Item) -> bool:
         """The verb comes right after the previous act's verb (从设)."""
         return bool(self.acts) and self.acts[-1].verb[1] == it.start
@@ -215,11 +229,15 @@ class ActReader:
         while i < len(self.items):
             it = self.items[i]
             if self.in_speech:
-                closes = it.kind == "action" and it.form in self.grammar.closing
+                closes = (
+                    it.kind == "action"
+                    and it.form in self.grammar.closing
+                    and self.text[it.start - 1 : it.start] not in self.grammar.said_before
+                )  # 某也辞不得命: the speaker's own words, not the act that ends the speech
                 speaker = (
                     it.kind == "role"
                     and self._subject_here(i)
-                    and (it.iri in self.known or self._answers(i))
+                    and (it.iri in self.known or self._answers(i) or self._acts_now(i))
                 )
                 if not (closes or speaker):
                     i += 1
@@ -231,7 +249,27 @@ class ActReader:
             i += 1
         for act in self.acts:
             act.end = max(act.end, act.verb[1])
+        self._name_the_sent()
         return self.acts
+
+    def _name_the_sent(self) -> None:
+        """君使人吊 … 吊者入: an act done by someone unnamed at a command is the act of the
+        role named after it by that act (吊 → 吊者, 襚 → 襚者), when the unit names him later."""
+        for act in self.acts:
+            if act.agent_iris or act.commanded_by is None:
+                continue
+            doer = act.action_form + self.grammar.doer_suffix
+            later = next(
+                (
+                    x
+                    for x in self.items
+                    if x.kind == "role" and x.form == doer and x.start > act.end
+                ),
+                None,
+            )
+            if later is not None:
+                act.add_agent(later.form, later.iri)
+                act.agent_note = None
 
     # -- handlers --------------------------------------------------------------------------
 
@@ -605,6 +643,7 @@ class ActReader:
         if last is not None and self._asked_or_declined(last, it):
             last.end = it.end  # 请射于宾, 辞洗: what is asked for or declined belongs to the verb
             return
+        self._bower_completes(i, it)
         start = self.clause_start if self.clause_start is not None else it.start
         act = Act(
             start=start,
@@ -647,6 +686,30 @@ class ActReader:
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
 
+    def _bower_completes(self, i: int, it: Item) -> None:
+        """大夫辞升成拜: the one who bowed below, whose bow was declined, goes up and
+        completes it — not the one who declined."""
+        last = self.current
+        if last is None or self.clause_subject or last.action_form not in self.grammar.declines:
+            return
+        nxt = self._item(i + 1)
+        completes = it.form in self.grammar.completes or (
+            nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.completes
+        )
+        if not completes:
+            return
+        for act in reversed(self.acts[:-1]):
+            if (
+                act.action in self.grammar.bows
+                and act.agent_iris
+                and act.agent_iris != last.agent_iris
+            ):
+                self.subject = [
+                    Item(it.start, it.start, "role", f, iri=x)
+                    for f, x in zip(act.agents, act.agent_iris, strict=True)
+                ]
+                return
+
     def _asked_or_declined(self, last: Act, it: Item) -> bool:
         """请射, 辞洗: the verb right after 请 / 辞 is what is asked for or declined — unless it
         is a movement (请入告) or, after 辞, a reply or bow (不敢辞再拜) of its own."""
@@ -668,7 +731,10 @@ class ActReader:
         if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
             self.subject = []  # 一人执算: someone unnamed acts
             self.unnamed = "the performer is someone unnamed (一人, 人)"
-            self.command = None
+            sent = act is not None and act.verb[1] == it.start
+            self.command = (
+                len(self.acts) - 1 if sent and act.action_form in self.grammar.commands else None
+            )  # 使人吊: the one sent
             self.clause_subject = True
             self._start(it.start)
 
