@@ -109,7 +109,9 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        ordered = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        ordered = _facing_out_of_place(
+            text, _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        )
         self.items = with_positions(text, ordered)
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
@@ -811,6 +813,25 @@ def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
             if e.type == "action":
                 out[k] = Item(it.start, it.end, "action", it.form, e.slug, e.iri)
                 break
+    return out
+
+
+def _facing_out_of_place(text: str, items: list[Item]) -> list[Item]:
+    """祝出户西面: a place ending in a direction (户西) right before a bare 面 / 乡 gives the
+    direction to the facing (户 + 西面) when the rest is a place too."""
+    facings = set(grammar().facings)
+    out: list[Item] = []
+    for it in items:
+        shorter = it.form[:-1]
+        facing = text[it.end - 1 : it.end + 1]
+        if it.kind == "place" and it.position is None and facing in facings and shorter:
+            iri = _place_named(shorter)
+            if iri is not None:
+                slug = iri.rstrip("/").rsplit("/", 1)[-1]
+                out.append(Item(it.start, it.end - 1, "place", shorter, slug, iri))
+                out.append(Item(it.end - 1, it.end + 1, "facing", facing, extra=facing[:-1]))
+                continue
+        out.append(it)
     return out
 
 
