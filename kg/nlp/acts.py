@@ -320,6 +320,8 @@ class ActReader:
             and not led
         ):
             return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
+        if act.action in self.grammar.bows and self._acts_on_a_thing(i):
+            return False  # 主人拜尸奠觯, 拜送尸祭酒: the one bowed to acts next
         if act.action_form in self.grammar.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
@@ -329,6 +331,18 @@ class ActReader:
                 self.command = None
             return True
         return False
+
+    def _acts_on_a_thing(self, i: int) -> bool:
+        """The role is followed at once by a verb and the thing it handles (尸奠觯)."""
+        verb, thing = self._item(i + 1), self._item(i + 2)
+        return (
+            verb is not None
+            and thing is not None
+            and verb.kind == "action"
+            and verb.start == self.items[i].end
+            and thing.kind == "object"
+            and thing.start == verb.end
+        )
 
     def _addressee(self, it: Item) -> bool:
         """命弟子…, 使卿…: the one commanded is acted on, then does what follows."""
@@ -351,6 +365,14 @@ class ActReader:
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
             group = [x for x in self.items[i : j + 1] if x.kind == "role"]
+            if (
+                prev is not None
+                and prev.kind == "joiner"
+                and prev.end == it.start
+                and act is not None
+                and prev.start == act.verb[1]
+            ):
+                group = [*self.subject, *group]  # 出即位及丈夫拾踊: she and the men together
             if self.clause_subject:
                 # 众主人堂下东面北上妇人入: the stance before had no verb; it is not this act's
                 self.pending_place, self.pending_facing = [], None
