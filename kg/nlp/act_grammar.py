@@ -61,6 +61,7 @@ class Grammar:
     request_not: frozenset[str]  # 请入告: movements after 请 are acts
     role_patients: frozenset[str]
     gives: frozenset[str]  # 授宰币: a role then a thing is receiver and gift, not "whose"
+    invites: frozenset[str]  # 延之: the one invited acts next
     greets_in_turn: frozenset[str]  # 劳侯氏亦…: the role acted on acts next
     replies: frozenset[str]
     inanimate: frozenset[str]
@@ -134,6 +135,7 @@ def grammar(path: Path | None = None) -> Grammar:
         request_not=n("command", "request_not"),
         role_patients=n("role_patients", "verbs"),
         gives=n("role_patients", "gives"),
+        invites=n("role_patients", "invites"),
         greets_in_turn=n("role_patients", "in_turn"),
         replies=n("replies", "verbs"),
         inanimate=n("inanimate", "verbs"),

@@ -130,6 +130,7 @@ class ActReader:
         self.before_condition: list[Item] = []
         self.command: int | None = None  # the command whose addressee now acts
         self.in_speech = False
+        self.speech_from = -1  # where the words said begin
         self.clause_start: int | None = None
         self.clause_subject = False  # a role has begun the clause being read
 
@@ -230,6 +231,11 @@ class ActReader:
         i = 0
         while i < len(self.items):
             it = self.items[i]
+            if self.in_speech and it.kind == "action" and it.start == self.speech_from:
+                if it.form in self.grammar.closing:
+                    self.in_speech = False  # 应曰诺, 曰升: the one word said is the speech
+                i += 1
+                continue
             if self.in_speech:
                 closes = (
                     it.kind == "action"
@@ -341,7 +347,7 @@ class ActReader:
             and verb.kind == "action"
             and verb.start == self.items[i].end
             and thing.kind == "object"
-            and thing.start == verb.end
+            and all(c in COUNT_CHARS for c in self.text[verb.end : thing.start])  # 执两笾
         )
 
     def _addressee(self, it: Item) -> bool:
@@ -778,6 +784,7 @@ class ActReader:
     def on_speech(self, i: int, it: Item) -> None:
         self._touch(it)
         self.in_speech = True
+        self.speech_from = it.end
 
     def on_repeat(self, i: int, it: Item) -> None:
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
@@ -787,6 +794,22 @@ class ActReader:
         elif self.current is not None:
             self.current.repeats = self._back_reference(it)
             self._touch(it)
+
+    def _invite_the_other(self, act: Act, it: Item) -> bool:
+        """摈者延之: 之 is the last other person acting before, who acts next (升成拜)."""
+        for prev in reversed(self.acts[:-1]):
+            others = [
+                (f, x)
+                for f, x in zip(prev.agents, prev.agent_iris, strict=True)
+                if x not in act.agent_iris
+            ]
+            if others:
+                for form, iri in others:
+                    act.add_patient(form, iri)
+                self._touch(it)
+                self.subject = [Item(it.start, it.end, "role", f, iri=x) for f, x in others]
+                return True
+        return False
 
     def _back_reference(self, it: Item) -> BackReference:
         of = RepeatOf.PREVIOUS if it.form in self.grammar.repeat_previous else RepeatOf.FIRST
@@ -809,6 +832,8 @@ class ActReader:
         act = self.current
         if act is None or act.verb[1] != it.start or act.patients:
             return
+        if act.action_form in self.grammar.invites and self._invite_the_other(act, it):
+            return
         # 取之: the last thing named; a person only after a verb that takes one (延之), so
         # 授尸…哜之 tastes the lung, not the impersonator
         persons = act.action_form in self.grammar.role_patients
@@ -817,6 +842,9 @@ class ActReader:
                 if persons or not _is_role(form, iri):
                     act.add_patient(form, iri)
                     self._touch(it)
+                    if act.action_form in self.grammar.invites and _is_role(form, iri):
+                        # 摈者延之曰升升成拜: the one invited forward acts next
+                        self.subject = [Item(it.start, it.end, "role", form, iri=iri)]
                     return
 
 
