@@ -48,6 +48,7 @@ class Grammar:
     preps: dict[str, str]  # form -> location|source|destination
     motion_to: frozenset[str]
     motion_from: frozenset[str]
+    moves: frozenset[str]  # movements: 自X before any other verb is where it is done
     motion_into: frozenset[str]  # 入于室: 于 after these is where the movement ends
     follow: frozenset[str]  # 从入: 从 before a movement is one act with it
     follow_moves: frozenset[str]
@@ -90,6 +91,7 @@ class Grammar:
     genitive: frozenset[str]  # 楅之南
     near: frozenset[str]  # 进当楅: where one stands, not what one handles
     max_gap: int  # characters between an act and a thing it still handles
+    used_with: frozenset[str]  # 受用箧: a thing after these is what the act uses
     instrument: frozenset[str]  # 以柶祭醴: what the act is done with
     not_an_act_after: frozenset[str]  # 所设: no act
     not_an_act_before: frozenset[str]  # 至者: a person, no act
@@ -122,6 +124,7 @@ def grammar(path: Path | None = None) -> Grammar:
         preps=preps,
         motion_to=n("motion", "to"),
         motion_from=n("motion", "leave"),
+        moves=n("motion", "moves"),
         motion_into=n("motion", "into"),
         follow=n("motion", "follow"),
         follow_moves=n("motion", "follow_moves"),
@@ -165,6 +168,7 @@ def grammar(path: Path | None = None) -> Grammar:
         near=n("spot", "near"),
         max_gap=f.value("spot", "max_gap", int),
         instrument=n("instrument", "words"),
+        used_with=n("instrument", "used_with"),
         not_an_act_after=n("not_an_act", "after"),
         not_an_act_before=n("not_an_act", "before"),
         declines=n("not_an_act", "declined"),

@@ -450,8 +450,18 @@ class ActReader:
             and prev.form in self.grammar.instrument
             and self.text[prev.start - 1 : prev.start] not in self.grammar.negations
         )  # 不以酱湆: not what the act is done with
-        clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
         next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
+        clause_edge = (
+            prev is None
+            or prev.kind in ("facing", "place", "repeat")
+            or (  # 告须马入设: a thing that moves of itself, not what the verb before took
+                prev.kind == "action"
+                and prev.end < it.start
+                and self.text[it.start - 1 : it.start] not in self.grammar.used_with  # 受用箧
+                and next_verb
+                and nxt.form in self.grammar.follow_moves
+            )
+        )
         inanimate = next_verb and nxt.form in self.grammar.inanimate  # 奠从, 烛从
         if (
             (clause_edge or inanimate)
@@ -691,6 +701,8 @@ class ActReader:
         if not act.agent_iris:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
+            if role == "source" and it.form not in self.grammar.moves:
+                role = "location"  # 宾自碑内听命, 小臣自阼阶下北面请: where, not whence
             act.add_spot(role, place)
         act.sets_down = it.form in position_rules().set_down
         for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
