@@ -669,14 +669,7 @@ class ActReader:
             return  # 所设中之西南: where it was set, not an act
         if self.text[it.end : it.end + 1] in self.grammar.not_an_act_before:
             return  # 后至者: those who come late
-        nxt = self._item(i + 1)
-        if (
-            it.form in self.grammar.follow
-            and nxt is not None
-            and nxt.kind == "action"
-            and nxt.start == it.end
-            and nxt.form in self.grammar.follow_moves
-        ):
+        if self._joins_next_move(i, it):
             self._start(it.start)  # 主人从入, 从立: one act, the movement
             return
         last = self.current
@@ -722,11 +715,25 @@ class ActReader:
         self.clause_start = None
         self.clause_subject = False
         self.acts.append(act)
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        self._bare_command(i, it)
+
+    def _bare_command(self, i: int, it: Item) -> None:
+        nxt = self._item(i + 1)
         if it.form in self.grammar.bare_commands and nxt is not None and nxt.kind == "action":
             self.subject = []  # 命退楅: those commanded are not named
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
+
+    def _joins_next_move(self, i: int, it: Item) -> bool:
+        """从 right before a movement (从入, 从立) is one act with it."""
+        nxt = self._item(i + 1)
+        return (
+            it.form in self.grammar.follow
+            and nxt is not None
+            and nxt.kind == "action"
+            and nxt.start == it.end
+            and nxt.form in self.grammar.follow_moves
+        )
 
     def _bower_completes(self, i: int, it: Item) -> None:
         """大夫辞升成拜: the one who bowed below, whose bow was declined, goes up and
