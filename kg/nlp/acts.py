@@ -110,7 +110,7 @@ class ActReader:
     ) -> None:
         self.text = text
         ordered = _facing_out_of_place(
-            text, _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+            text, _verbs_in_verb_position(text, sorted(items, key=lambda i: (i.start, -i.end)))
         )
         self.items = with_positions(text, ordered)
         self.grammar = grammar()
@@ -867,7 +867,7 @@ class ActReader:
                     return
 
 
-def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
+def _verbs_in_verb_position(text: str, items: list[Item]) -> list[Item]:
     """A word that names a thing and an act (免, 襚, 奠) right after its subject, with no thing
     after it, is the act: 众主人免于房 (puts on the mourning band), not the band."""
     out = list(items)
@@ -876,6 +876,8 @@ def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
         nxt = out[k + 1] if k + 1 < len(out) else None
         if it.kind != "object" or prev.kind not in ("role", "anonymous") or prev.end != it.start:
             continue  # 众主人免于房, 君使人襚: the word right after who does it
+        if text[it.end : it.end + 1] in grammar().spot_directions:
+            continue  # 冠者筵西拜: a spot by the thing
         if nxt is not None and nxt.start == it.end and nxt.kind in ("object", "pronoun"):
             continue  # 主人冠端玄: what he wears
         for e in load_lexicon().entries.get(it.form, ()):
