@@ -64,6 +64,7 @@ class Grammar:
     role_patients: frozenset[str]
     gives: frozenset[str]  # 授宰币: a role then a thing is receiver and gift, not "whose"
     invites: frozenset[str]  # 延之: the one invited acts next
+    leads: frozenset[str]  # 前尸出户: the one led is acted on, the leader moves on
     greets_in_turn: frozenset[str]  # 劳侯氏亦…: the role acted on acts next
     replies: frozenset[str]
     inanimate: frozenset[str]
@@ -182,6 +183,7 @@ def _issue15(f: PatternFile, n: Callable[[str, str], frozenset[str]]) -> dict:
         follow=n("motion", "follow"),
         follow_moves=n("motion", "follow_moves"),
         invites=n("role_patients", "invites"),
+        leads=n("role_patients", "leads"),
         used_with=n("instrument", "used_with"),
     )
 

@@ -318,7 +318,10 @@ class ActReader:
                 self._touch(it)
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        led = self.text[it.end : it.end + 1] in self.grammar.instrument  # 帅大夫以入
+        led = (  # 帅大夫以入, 祝前尸出户: the one led moves with the leader
+            self.text[it.end : it.end + 1] in self.grammar.instrument
+            or act.action_form in self.grammar.leads
+        )
         if (
             ahead is not None
             and ahead.kind == "action"
