@@ -342,14 +342,14 @@ class ActReader:
         return False
 
     def _acts_on_a_thing(self, i: int) -> bool:
-        """The role is followed at once by a verb and the thing it handles (尸奠觯)."""
+        """The role is followed at once by a verb and what it handles (尸奠觯, 摈者延之)."""
         verb, thing = self._item(i + 1), self._item(i + 2)
         return (
             verb is not None
             and thing is not None
             and verb.kind == "action"
             and verb.start == self.items[i].end
-            and thing.kind == "object"
+            and thing.kind in ("object", "pronoun")  # 尸奠觯, 摈者延之
             and all(c in COUNT_CHARS for c in self.text[verb.end : thing.start])  # 执两笾
         )
 
