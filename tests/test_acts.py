@@ -265,3 +265,65 @@ def test_embassy_gifts_and_hangers_on() -> None:
     # 一人 after the one met is someone unnamed who acts, not a count of those met
     acts = read_acts("祝迎尸一人奉篚哭")
     assert [(a.action_form, a.agents) for a in acts] == [("迎", ["祝"]), ("奉", []), ("哭", [])]
+
+
+def agents_of(text: str) -> list[tuple[str, list[str]]]:
+    return [(a.action, a.agents) for a in read_acts(text)]
+
+
+def test_the_one_sent_is_named_by_his_verb() -> None:
+    # written (士丧礼-like): 使人 names nobody; the 吊者 named later is the one who condoles
+    got = agents_of("君使人吊主人迎于门外吊者入致命")
+    assert got[:2] == [("shi-send", ["君"]), ("diao", ["吊者"])]
+    assert got[-1] == ("zhiming", ["吊者"])
+    # 使卿皮弁: the one sent, whatever he wears, does what follows
+    acts = read_acts("君使卿皮弁致命宾受")
+    assert acts[0].patients == ["卿"] and acts[1].agents == ["卿"]
+
+
+def test_declined_bow_is_completed_by_the_bower() -> None:
+    # written (聘礼 / 觐礼-like): X辞升成拜 — the one whose bow was declined goes up
+    got = agents_of("宾降再拜稽首大夫辞升成拜")
+    assert got[-3:] == [("ci-decline", ["大夫"]), ("sheng-ascend", ["宾"]), ("chengbai", ["宾"])]
+    # 延之曰升: the word said is no act; the one invited goes up
+    got = agents_of("侯氏再拜摈者延之曰升升成拜")
+    assert got[-3:] == [
+        ("yan-invite-forward", ["摈者"]),
+        ("sheng-ascend", ["侯氏"]),
+        ("chengbai", ["侯氏"]),
+    ]
+
+
+def test_who_acts_after_a_bow_and_with_a_facing() -> None:
+    # a role bowed to who handles a thing at once is the next subject; 即位 / 入 stay the bower's
+    assert agents_of("主人拜佐食奠觯")[-1] == ("dian", ["佐食"])
+    assert agents_of("主人拜宾即位踊")[-2:] == [("jiwei", ["主人"]), ("yong", ["主人"])]
+    # a role with a facing of its own after a bow starts a clause (东面答再拜)
+    assert agents_of("宾再拜主人东面答再拜")[-1] == ("dabai", ["主人"])
+    # the one led stays acted on; the leader goes out
+    acts = read_acts("祝前尸出户")
+    assert acts[0].patients == ["尸"] and acts[1].agents == ["祝"]
+
+
+def test_movements_into_and_stances_without_a_verb() -> None:
+    # 入于室, 至于阶: where the movement ends; 从入 is one act
+    acts = read_acts("主妇入于室主人从入")
+    assert acts[0].places == {"destination": ["室"]}
+    assert [a.action_form for a in acts] == ["入", "入"]
+    # a verbless stance (堂下东面) does not lend its place to the next subject's act
+    acts = read_acts("众主人堂下东面妇人入")
+    assert [(a.action_form, a.agents, a.places) for a in acts] == [("入", ["妇人"], {})]
+    # 出户西面告: 户 and the facing 西 (of the 告 it comes before), not the place 户西
+    acts = read_acts("祝出户西面告")
+    assert acts[0].places == {"location": ["户"]} and acts[1].facing == "西"
+
+
+def test_speech_words_and_negated_instruments() -> None:
+    # the speaker's own 辞 inside the speech ends nothing; 宾入 after it does
+    got = agents_of("主人曰某也辞不得命宾入奠挚")
+    assert got == [("ru", ["宾"]), ("dian", ["宾"])]
+    # 不以X: not what the act is done with
+    acts = read_acts("宾三饮不以酱湆")
+    assert acts[0].patients == []
+    # 告听事: what is announced, one act
+    assert [a.action for a in read_acts("侯氏告听事")] == ["gao"]

@@ -8,6 +8,7 @@ Shared by the extractor (kg/nlp/extract.py), which builds the items, and the act
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -48,15 +49,22 @@ class Grammar:
     preps: dict[str, str]  # form -> location|source|destination
     motion_to: frozenset[str]
     motion_from: frozenset[str]
+    moves: frozenset[str]  # movements: 自X before any other verb is where it is done
+    motion_into: frozenset[str]  # 入于室: 于 after these is where the movement ends
+    follow: frozenset[str]  # 从入: 从 before a movement is one act with it
+    follow_moves: frozenset[str]
     facings: tuple[str, ...]
     speech: frozenset[str]
     closing: frozenset[str]
+    said_before: frozenset[str]  # 某也辞, 寡君: after these, words of the speech itself
     commands: frozenset[str]
     bare_commands: frozenset[str]
     requests: frozenset[str]  # 请射: the verb after it is asked for
     request_not: frozenset[str]  # 请入告: movements after 请 are acts
     role_patients: frozenset[str]
     gives: frozenset[str]  # 授宰币: a role then a thing is receiver and gift, not "whose"
+    invites: frozenset[str]  # 延之: the one invited acts next
+    leads: frozenset[str]  # 前尸出户: the one led is acted on, the leader moves on
     greets_in_turn: frozenset[str]  # 劳侯氏亦…: the role acted on acts next
     replies: frozenset[str]
     inanimate: frozenset[str]
@@ -85,10 +93,14 @@ class Grammar:
     genitive: frozenset[str]  # 楅之南
     near: frozenset[str]  # 进当楅: where one stands, not what one handles
     max_gap: int  # characters between an act and a thing it still handles
+    used_with: frozenset[str]  # 受用箧: a thing after these is what the act uses
     instrument: frozenset[str]  # 以柶祭醴: what the act is done with
     not_an_act_after: frozenset[str]  # 所设: no act
     not_an_act_before: frozenset[str]  # 至者: a person, no act
     declines: frozenset[str]  # 辞洗: the verb after it is declined
+    completes: frozenset[str]  # 成拜: completes a bow another declined
+    bows: frozenset[str]  # the bows (slugs) a 辞 can decline
+    doer_suffix: str  # 吊 → 吊者: the role that names the doer of a verb
 
     @property
     def spot_words(self) -> frozenset[str]:
@@ -155,6 +167,24 @@ def grammar(path: Path | None = None) -> Grammar:
         not_an_act_after=n("not_an_act", "after"),
         not_an_act_before=n("not_an_act", "before"),
         declines=n("not_an_act", "declined"),
+        **_issue15(f, n),
+    )
+
+
+def _issue15(f: PatternFile, n: Callable[[str, str], frozenset[str]]) -> dict:
+    """The keys the act reader gained for the chapters the seeds lack (issue 15)."""
+    return dict(
+        completes=n("not_an_act", "completes"),
+        bows=frozenset(f.words("not_an_act", "bows")),
+        doer_suffix=normalize(f.value("agents", "doer_suffix", str)),
+        said_before=n("speech", "said_before"),
+        moves=n("motion", "moves"),
+        motion_into=n("motion", "into"),
+        follow=n("motion", "follow"),
+        follow_moves=n("motion", "follow_moves"),
+        invites=n("role_patients", "invites"),
+        leads=n("role_patients", "leads"),
+        used_with=n("instrument", "used_with"),
     )
 
 

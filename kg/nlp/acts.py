@@ -130,7 +130,9 @@ class ActReader:
         known: set[str] | None = None,
     ) -> None:
         self.text = text
-        ordered = _verbs_in_verb_position(sorted(items, key=lambda i: (i.start, -i.end)))
+        ordered = _facing_out_of_place(
+            text, _verbs_in_verb_position(text, sorted(items, key=lambda i: (i.start, -i.end)))
+        )
         self.items = with_positions(text, ordered)
         self.grammar = grammar()
         self.subject: list[Item] = list(carry or [])
@@ -149,8 +151,13 @@ class ActReader:
         self.before_condition: list[Item] = []
         self.command: int | None = None  # the command whose addressee now acts
         self.in_speech = False
+        self.speech_from = -1  # where the words said begin
         self.clause_start: int | None = None
         self.clause_subject = False  # a role has begun the clause being read
+
+    @property
+    def _negated_instrument(self) -> set[str]:
+        return {n + w for n in self.grammar.negations for w in self.grammar.instrument}
 
     def _next_solid(self, i: int) -> Item | None:
         for it in self.items[i + 1 :]:
@@ -211,6 +218,20 @@ class ActReader:
             nxt = self._next_solid(self.items.index(nxt))
         return nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.closing
 
+    def _acts_now(self, i: int) -> bool:
+        """Inside a speech, a role right before a movement of its own (宾入, 宾出) has begun
+        acting: the speech is over — unless the role is part of the speaker's words (寡君)."""
+        it = self.items[i]
+        if self.text[it.start - 1 : it.start] in self.grammar.said_before:
+            return False
+        nxt = self._item(self._group_end(i) + 1)
+        return (
+            nxt is not None
+            and nxt.kind == "action"
+            and nxt.start == self.items[self._group_end(i)].end
+            and nxt.form in self.grammar.follow_moves
+        )
+
     def _follows_last(self, it: Item) -> bool:
         """The verb comes right after the previous act's verb (从设)."""
         return bool(self.acts) and self.acts[-1].verb[1] == it.start
@@ -231,12 +252,21 @@ class ActReader:
         i = 0
         while i < len(self.items):
             it = self.items[i]
+            if self.in_speech and it.kind == "action" and it.start == self.speech_from:
+                if it.form in self.grammar.closing:
+                    self.in_speech = False  # 应曰诺, 曰升: the one word said is the speech
+                i += 1
+                continue
             if self.in_speech:
-                closes = it.kind == "action" and it.form in self.grammar.closing
+                closes = (
+                    it.kind == "action"
+                    and it.form in self.grammar.closing
+                    and self.text[it.start - 1 : it.start] not in self.grammar.said_before
+                )  # 某也辞不得命: the speaker's own words, not the act that ends the speech
                 speaker = (
                     it.kind == "role"
                     and self._subject_here(i)
-                    and (it.iri in self.known or self._answers(i))
+                    and (it.iri in self.known or self._answers(i) or self._acts_now(i))
                 )
                 if not (closes or speaker):
                     i += 1
@@ -248,8 +278,28 @@ class ActReader:
             i += 1
         for act in self.acts:
             act.end = max(act.end, act.verb[1])
+        self._name_the_sent()
         _carry_held(self.text, self.acts, frozenset(self.grammar.preps))
         return self.acts
+
+    def _name_the_sent(self) -> None:
+        """君使人吊 … 吊者入: an act done by someone unnamed at a command is the act of the
+        role named after it by that act (吊 → 吊者, 襚 → 襚者), when the unit names him later."""
+        for act in self.acts:
+            if act.agent_iris or act.commanded_by is None:
+                continue
+            doer = act.action_form + self.grammar.doer_suffix
+            later = next(
+                (
+                    x
+                    for x in self.items
+                    if x.kind == "role" and x.form == doer and x.start > act.end
+                ),
+                None,
+            )
+            if later is not None:
+                act.add_agent(later.form, later.iri)
+                act.agent_note = None
 
     # -- handlers --------------------------------------------------------------------------
 
@@ -280,22 +330,29 @@ class ActReader:
     def _role_acted_on(self, i: int, it: Item, act: Act) -> bool:
         """A role right after a verb: is it what the verb acts on (揖宾, 命弟子)?"""
         nxt = self._item(i + 1)
+        if nxt is not None and nxt.kind == "facing" and nxt.start == it.end:
+            return False  # 再拜主人东面答再拜: a role with a facing of its own starts a clause
+        if act.action_form in self.grammar.commands:
+            return self._addressee(it)  # 使卿皮弁还玉: the one sent, whatever he wears
         if nxt is not None and nxt.kind == "object" and nxt.start == it.end:
             if act.action_form in self.grammar.gives:
                 act.add_patient(it.form, it.iri)  # 授宰币: the one given to, then the gift
                 self._touch(it)
             return True  # 燅尸俎: whose stand it is; the stand is what is warmed
         ahead = self._next_solid(i)
-        if ahead is not None and ahead.kind == "action" and ahead.form in self.grammar.replies:
+        led = (  # 帅大夫以入, 祝前尸出户: the one led moves with the leader
+            self.text[it.end : it.end + 1] in self.grammar.instrument
+            or act.action_form in self.grammar.leads
+        )
+        if (
+            ahead is not None
+            and ahead.kind == "action"
+            and ahead.form in self.grammar.replies
+            and not led
+        ):
             return False  # 主人再拜宾答再拜: the guest answers, he is the next subject
-        if act.action_form in self.grammar.commands:
-            # 命弟子…: the addressee is acted on, then does what follows
-            act.add_patient(it.form, it.iri)
-            self._touch(it)
-            self.subject = [it]
-            self.command = len(self.acts) - 1
-            self.known.add(it.iri)
-            return True
+        if act.action in self.grammar.bows and self._acts_on_a_thing(i):
+            return False  # 主人拜尸奠觯, 拜送尸祭酒: the one bowed to acts next
         if act.action_form in self.grammar.role_patients:
             act.add_patient(it.form, it.iri)  # 揖宾, 献宾
             self._touch(it)
@@ -305,6 +362,29 @@ class ActReader:
                 self.command = None
             return True
         return False
+
+    def _acts_on_a_thing(self, i: int) -> bool:
+        """The role is followed at once by a verb and what it handles (尸奠觯, 摈者延之)."""
+        verb, thing = self._item(i + 1), self._item(i + 2)
+        return (
+            verb is not None
+            and thing is not None
+            and verb.kind == "action"
+            and verb.start == self.items[i].end
+            and thing.kind in ("object", "pronoun")  # 尸奠觯, 摈者延之
+            and all(c in COUNT_CHARS for c in self.text[verb.end : thing.start])  # 执两笾
+        )
+
+    def _addressee(self, it: Item) -> bool:
+        """命弟子…, 使卿…: the one commanded is acted on, then does what follows."""
+        act = self.acts[-1]
+        act.add_patient(it.form, it.iri)
+        self._touch(it)
+        self._start(it.start)  # what he wears next (使卿皮弁) is his, not the command's
+        self.subject = [it]
+        self.command = len(self.acts) - 1
+        self.known.add(it.iri)
+        return True
 
     def _role_in_clause(self, i: int, it: Item, act: Act | None) -> int | None:
         """A role not acted on by the verb before it: where, the clause's subject, or the one
@@ -316,6 +396,18 @@ class ActReader:
         if self._subject_here(i) and not after_prep:
             j = self._group_end(i)
             group = [x for x in self.items[i : j + 1] if x.kind == "role"]
+            if (
+                prev is not None
+                and prev.kind == "joiner"
+                and prev.end == it.start
+                and act is not None
+                and prev.start == act.verb[1]
+            ):
+                group = [*self.subject, *group]  # 出即位及丈夫拾踊: she and the men together
+            if self.clause_subject:
+                # 众主人堂下东面北上妇人入: the stance before had no verb; it is not this act's
+                self.pending_place, self.pending_facing = [], None
+                self.clause_start = None
             self.subject = group
             self.clause_subject = True
             self.known.update(x.iri for x in group)
@@ -378,9 +470,23 @@ class ActReader:
             self._start(it.start)  # 筵西南面: a spot by the thing, where the next act is
             return True
         prev = self._item(i - 1)
-        instrument = prev is not None and prev.form in self.grammar.instrument
-        clause_edge = prev is None or prev.kind in ("facing", "place", "repeat")
+        instrument = (
+            prev is not None
+            and prev.form in self.grammar.instrument
+            and self.text[prev.start - 1 : prev.start] not in self.grammar.negations
+        )  # 不以酱湆: not what the act is done with
         next_verb = nxt is not None and nxt.kind == "action" and nxt.start == end
+        clause_edge = (
+            prev is None
+            or prev.kind in ("facing", "place", "repeat")
+            or (  # 告须马入设: a thing that moves of itself, not what the verb before took
+                prev.kind == "action"
+                and prev.end < it.start
+                and self.text[it.start - 1 : it.start] not in self.grammar.used_with  # 受用箧
+                and next_verb
+                and nxt.form in self.grammar.follow_moves
+            )
+        )
         inanimate = next_verb and nxt.form in self.grammar.inanimate  # 奠从, 烛从
         if (
             (clause_edge or inanimate)
@@ -409,6 +515,8 @@ class ActReader:
 
     def _object_of_act(self, run: int, it: Item, act: Act) -> None:
         """A thing after the current act: where it goes, a spot, or what it handles."""
+        if self.text[it.start - 2 : it.start] in self._negated_instrument:
+            return  # 三饮不以酱湆: what the act is not done with
         if (
             self.prep is None
             and act.verb[1] == it.start
@@ -558,6 +666,8 @@ class ActReader:
             and not leads_in
         ):
             self.prep = it.extra  # 委其余于中西: still the same act
+            if act.verb[1] == it.start and act.action_form in self.grammar.motion_into:
+                self.prep = "destination"  # 入于室, 至于阶: where the movement ends
             self._touch(it)
         elif nxt is not None and nxt.kind in ("place", "object"):
             self.prep = it.extra
@@ -584,10 +694,14 @@ class ActReader:
             return  # 所设中之西南: where it was set, not an act
         if self.text[it.end : it.end + 1] in self.grammar.not_an_act_before:
             return  # 后至者: those who come late
+        if self._joins_next_move(i, it):
+            self._start(it.start)  # 主人从入, 从立: one act, the movement
+            return
         last = self.current
         if last is not None and self._asked_or_declined(last, it):
             last.end = it.end  # 请射于宾, 辞洗: what is asked for or declined belongs to the verb
             return
+        self._bower_completes(i, it)
         start = self.clause_start if self.clause_start is not None else it.start
         act = Act(
             start=start,
@@ -605,6 +719,8 @@ class ActReader:
         if not act.agent_iris:
             act.agent_note = self.unnamed
         for role, place in self.pending_place:
+            if role == "source" and it.form not in self.grammar.moves:
+                role = "location"  # 宾自碑内听命, 小臣自阼阶下北面请: where, not whence
             act.add_spot(role, place)
         act.sets_down = it.form in position_rules().set_down
         for thing in it.swallowed:  # 决遂 → 决, 遂; 取矢 → 矢: still what it handles
@@ -624,11 +740,49 @@ class ActReader:
         self.clause_start = None
         self.clause_subject = False
         self.acts.append(act)
-        nxt = self.items[i + 1] if i + 1 < len(self.items) else None
+        self._bare_command(i, it)
+
+    def _bare_command(self, i: int, it: Item) -> None:
+        nxt = self._item(i + 1)
         if it.form in self.grammar.bare_commands and nxt is not None and nxt.kind == "action":
             self.subject = []  # 命退楅: those commanded are not named
             self.unnamed = "those commanded are not named"
             self.command = len(self.acts) - 1
+
+    def _joins_next_move(self, i: int, it: Item) -> bool:
+        """从 right before a movement (从入, 从立) is one act with it."""
+        nxt = self._item(i + 1)
+        return (
+            it.form in self.grammar.follow
+            and nxt is not None
+            and nxt.kind == "action"
+            and nxt.start == it.end
+            and nxt.form in self.grammar.follow_moves
+        )
+
+    def _bower_completes(self, i: int, it: Item) -> None:
+        """大夫辞升成拜: the one who bowed below, whose bow was declined, goes up and
+        completes it — not the one who declined."""
+        last = self.current
+        if last is None or self.clause_subject or last.action_form not in self.grammar.declines:
+            return
+        nxt = self._item(i + 1)
+        completes = it.form in self.grammar.completes or (
+            nxt is not None and nxt.kind == "action" and nxt.form in self.grammar.completes
+        )
+        if not completes:
+            return
+        for act in reversed(self.acts[:-1]):
+            if (
+                act.action in self.grammar.bows
+                and act.agent_iris
+                and act.agent_iris != last.agent_iris
+            ):
+                self.subject = [
+                    Item(it.start, it.start, "role", f, iri=x)
+                    for f, x in zip(act.agents, act.agent_iris, strict=True)
+                ]
+                return
 
     def _asked_or_declined(self, last: Act, it: Item) -> bool:
         """请射, 辞洗: the verb right after 请 / 辞 is what is asked for or declined — unless it
@@ -651,7 +805,10 @@ class ActReader:
         if nxt is not None and nxt.kind in ("action", "object", "facing", "prep"):
             self.subject = []  # 一人执算: someone unnamed acts
             self.unnamed = "the performer is someone unnamed (一人, 人)"
-            self.command = None
+            sent = act is not None and act.verb[1] == it.start
+            self.command = (
+                len(self.acts) - 1 if sent and act.action_form in self.grammar.commands else None
+            )  # 使人吊: the one sent
             self.clause_subject = True
             self._start(it.start)
 
@@ -671,6 +828,7 @@ class ActReader:
     def on_speech(self, i: int, it: Item) -> None:
         self._touch(it)
         self.in_speech = True
+        self.speech_from = it.end
 
     def on_repeat(self, i: int, it: Item) -> None:
         nxt = self.items[i + 1] if i + 1 < len(self.items) else None
@@ -680,6 +838,22 @@ class ActReader:
         elif self.current is not None:
             self.current.repeats = self._back_reference(it)
             self._touch(it)
+
+    def _invite_the_other(self, act: Act, it: Item) -> bool:
+        """摈者延之: 之 is the last other person acting before, who acts next (升成拜)."""
+        for prev in reversed(self.acts[:-1]):
+            others = [
+                (f, x)
+                for f, x in zip(prev.agents, prev.agent_iris, strict=True)
+                if x not in act.agent_iris
+            ]
+            if others:
+                for form, iri in others:
+                    act.add_patient(form, iri)
+                self._touch(it)
+                self.subject = [Item(it.start, it.end, "role", f, iri=x) for f, x in others]
+                return True
+        return False
 
     def _back_reference(self, it: Item) -> BackReference:
         of = RepeatOf.PREVIOUS if it.form in self.grammar.repeat_previous else RepeatOf.FIRST
@@ -702,6 +876,8 @@ class ActReader:
         act = self.current
         if act is None or act.verb[1] != it.start or act.patients:
             return
+        if act.action_form in self.grammar.invites and self._invite_the_other(act, it):
+            return
         # 取之: the last thing named; a person only after a verb that takes one (延之), so
         # 授尸…哜之 tastes the lung, not the impersonator
         persons = act.action_form in self.grammar.role_patients
@@ -710,24 +886,48 @@ class ActReader:
                 if persons or not _is_role(form, iri):
                     act.add_patient(form, iri)
                     self._touch(it)
+                    if act.action_form in self.grammar.invites and _is_role(form, iri):
+                        # 摈者延之曰升升成拜: the one invited forward acts next
+                        self.subject = [Item(it.start, it.end, "role", form, iri=iri)]
                     return
 
 
-def _verbs_in_verb_position(items: list[Item]) -> list[Item]:
+def _verbs_in_verb_position(text: str, items: list[Item]) -> list[Item]:
     """A word that names a thing and an act (免, 襚, 奠) right after its subject, with no thing
     after it, is the act: 众主人免于房 (puts on the mourning band), not the band."""
     out = list(items)
     for k in range(1, len(out)):
         it, prev = out[k], out[k - 1]
         nxt = out[k + 1] if k + 1 < len(out) else None
-        if it.kind != "object" or prev.kind != "role" or prev.end != it.start:
-            continue
+        if it.kind != "object" or prev.kind not in ("role", "anonymous") or prev.end != it.start:
+            continue  # 众主人免于房, 君使人襚: the word right after who does it
+        if text[it.end : it.end + 1] in grammar().spot_directions:
+            continue  # 冠者筵西拜: a spot by the thing
         if nxt is not None and nxt.start == it.end and nxt.kind in ("object", "pronoun"):
             continue  # 主人冠端玄: what he wears
         for e in load_lexicon().entries.get(it.form, ()):
             if e.type == "action":
                 out[k] = Item(it.start, it.end, "action", it.form, e.slug, e.iri)
                 break
+    return out
+
+
+def _facing_out_of_place(text: str, items: list[Item]) -> list[Item]:
+    """祝出户西面: a place ending in a direction (户西) right before a bare 面 / 乡 gives the
+    direction to the facing (户 + 西面) when the rest is a place too."""
+    facings = set(grammar().facings)
+    out: list[Item] = []
+    for it in items:
+        shorter = it.form[:-1]
+        facing = text[it.end - 1 : it.end + 1]
+        if it.kind == "place" and it.position is None and facing in facings and shorter:
+            iri = _place_named(shorter)
+            if iri is not None:
+                slug = iri.rstrip("/").rsplit("/", 1)[-1]
+                out.append(Item(it.start, it.end - 1, "place", shorter, slug, iri))
+                out.append(Item(it.end - 1, it.end + 1, "facing", facing, extra=facing[:-1]))
+                continue
+        out.append(it)
     return out
 
 
