@@ -17,6 +17,14 @@ GOLD = ROOT / "tests" / "gold" / "quotations.jsonl"
 # the shared samples sit beside the project (../shared), as the issue says
 TRADITION = ROOT.parent / "shared" / "corpus" / "tradition"
 
+SOURCE_FIELDS = (
+    "source_work",
+    "source_file",
+    "source_line",
+    "source_kind",
+    "source_text",
+    "fidelity",
+)
 FIELDS = {
     "id",
     "split",
@@ -27,25 +35,12 @@ FIELDS = {
     "voice",
     "opinion",
     "quoted",
-    "source_work",
-    "source_file",
-    "source_line",
-    "source_kind",
-    "source_text",
-    "fidelity",
+    *SOURCE_FIELDS,
     "note",
 }
 VOICES = {"aojigong", "zhengxuan", "jiagongyan"}
 KINDS = {"own", "quote", "zhu", "shu", "shu-zhu", "yinyi", "kaozheng"}
 FIDELITY = {"verbatim", "abridged", "paraphrase"}
-SOURCE_FIELDS = (
-    "source_work",
-    "source_file",
-    "source_line",
-    "source_kind",
-    "source_text",
-    "fidelity",
-)
 PAGE = re.compile(r"<pb:[^>]*>")
 
 

@@ -140,13 +140,7 @@ class Emitter:
     def source(self, doc: Document) -> Iterator[Quad]:
         graph = self.text_graph
         src = self.minter.source(self.sources[doc.path])
-        yield src, RDF.type, LJ.SourceDocument, graph
-        yield src, RDFS.label, Lit(doc.path.name), graph
-        yield src, DCTERMS.identifier, Lit(str(doc.path)), graph
-        yield src, DCTERMS.format, Lit("text/plain"), graph
-        yield src, LJ.layout, Lit(doc.layout), graph
-        digest = hashlib.sha256(doc.text.encode("utf-8")).hexdigest()
-        yield src, LJ.sha256, Lit(digest), graph
+        yield from source_file(src, doc.path, doc.text, doc.layout, graph)
         meta = {
             "name": DCTERMS.title,
             "author": DCTERMS.creator,
@@ -466,6 +460,16 @@ def _unit_keys(ch: AlignedChapter) -> dict[int, str]:
             n = used[(kind, key)]
             keys[id(u)] = key if n == 1 else f"{key}-{n}"
     return keys
+
+
+def source_file(src: URIRef, path: Path, text: str, layout: str, graph: URIRef) -> Iterator[Quad]:
+    """The quads every source file has, of the book or of a work of the tradition."""
+    yield src, RDF.type, LJ.SourceDocument, graph
+    yield src, RDFS.label, Lit(path.name), graph
+    yield src, DCTERMS.identifier, Lit(str(path)), graph
+    yield src, DCTERMS.format, Lit("text/plain"), graph
+    yield src, LJ.layout, Lit(layout), graph
+    yield src, LJ.sha256, Lit(hashlib.sha256(text.encode("utf-8")).hexdigest()), graph
 
 
 def noise_spans(

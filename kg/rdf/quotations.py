@@ -206,41 +206,6 @@ class TraditionLinker:
             self._indexes[speaker, work] = self._indexes["", work].for_speaker(speaker)
         return self._indexes[speaker, work]
 
-    def _runs_on(
-        self, block: LinkBlock, v: Voice, after: Voice, index: SourceIndex, found: list
-    ) -> tuple[int, int, list[Quotation]] | None:
-        """A report's view ends at its first clause, but the author may go on in the reported
-        note's words with no separator (郑氏谓 … 是也 钧犹等也): the author's voice right after
-        it, to its first separator, is searched in the notes on the source passages the view
-        came from, and only there."""
-        if after.kind != "author" or after.start != v.end:
-            return None
-        seps = load_rules().separators
-        end = next(
-            (
-                k
-                for k in range(after.start, after.end)
-                if block.text[k] in seps or block.text[k].isspace()
-            ),
-            after.end,
-        )
-        notes = {x for q in found for x in self._siblings().get(q.source.key, ())}
-        # searched as the chapter is (no few-words-exact allowance): the author's own words
-        # here often repeat a term of those notes
-        got = index.trace(block.text[after.start : end], (), notes, far=False)
-        return (after.start, end, got) if got else None
-
-    def _siblings(self) -> dict[object, frozenset[object]]:
-        """Each source block's IRI → the IRIs of the blocks on the same passage."""
-        if self._notes is None:
-            self._notes = {}
-            for c in self.works:
-                for p in c.passages:
-                    keys = frozenset(b.iri for b in p.blocks)
-                    for b in p.blocks:
-                        self._notes[b.iri] = keys
-        return self._notes
-
     def between_works(self) -> Iterator[Quad]:
         """Parallels between the source works themselves, chapter by chapter."""
         slugs = sorted({c.work for c in self.works})

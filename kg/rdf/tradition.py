@@ -22,7 +22,7 @@ from pathlib import Path
 from rdflib import RDF, RDFS, URIRef
 from rdflib.namespace import DCTERMS, SKOS
 
-from kg.rdf.emit import noise_spans, short
+from kg.rdf.emit import noise_spans, short, source_file
 from kg.rdf.iris import Minter
 from kg.rdf.namespaces import DATA, LJ, PERSON, PROV
 from kg.rdf.terms import Lit, Quad, en, integer, zh
@@ -185,12 +185,7 @@ class TraditionEmitter:
     def source(self, doc: WorkDocument) -> Iterator[Quad]:
         graph = self.text_graph
         src = self.minter.source(self.sources[doc.path])
-        yield src, RDF.type, LJ.SourceDocument, graph
-        yield src, RDFS.label, Lit(doc.path.name), graph
-        yield src, DCTERMS.identifier, Lit(str(doc.path)), graph
-        yield src, DCTERMS.format, Lit("text/plain"), graph
-        yield src, LJ.layout, Lit(f"tradition-{doc.work.layout}"), graph
-        yield src, LJ.sha256, Lit(hashlib.sha256(doc.text.encode("utf-8")).hexdigest()), graph
+        yield from source_file(src, doc.path, doc.text, f"tradition-{doc.work.layout}", graph)
         yield src, LJ.textId, Lit(doc.work.text_id), graph
         if doc.work.edition:
             yield src, LJ.baseEdition, Lit(doc.work.edition), graph
